@@ -1,0 +1,107 @@
+# tern: build, test, run and benchmark the router.
+# `make` builds build/ternd, build/tern and build/tern-bench.
+
+PREFIX   ?= /usr
+DESTDIR  ?=
+MARCH    ?= x86-64-v2
+BUILD    ?= build
+CC       ?= cc
+
+DEPS_PKGS := libdpdk libmnl readline sqlite3
+PKG_CFLAGS := $(shell pkg-config --cflags $(DEPS_PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(DEPS_PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+
+CFLAGS_BASE := -std=gnu11 -O3 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+	-DALLOW_EXPERIMENTAL_API -D_GNU_SOURCE -I. $(PKG_CFLAGS) -march=$(MARCH)
+CFLAGS  ?=
+CFLAGS  += $(CFLAGS_BASE)
+LDFLAGS ?=
+LDLIBS  := $(PKG_LIBS) -lm -lpthread
+
+API_SRC   := $(wildcard api/*.c)
+DP_SRC    := $(wildcard dataplane/*.c)
+KNI_SRC   := $(wildcard kni/*.c)
+CP_SRC    := $(filter-out controlplane/main.c,$(wildcard controlplane/*.c))
+CLI_SRC   := $(filter-out cli/main.c,$(wildcard cli/*.c))
+BENCH_SRC := $(filter-out bench/main.c,$(wildcard bench/*.c))
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+
+TERND_OBJ := $(call obj,controlplane/main.c $(CP_SRC) $(DP_SRC) $(KNI_SRC) $(API_SRC))
+TERN_OBJ  := $(call obj,cli/main.c $(CLI_SRC) $(API_SRC))
+BENCH_OBJ := $(call obj,bench/main.c $(BENCH_SRC) $(API_SRC))
+LIB_OBJ   := $(call obj,$(CP_SRC) $(DP_SRC) $(KNI_SRC) $(API_SRC) $(CLI_SRC) $(BENCH_SRC))
+
+UNIT_SRC  := $(wildcard tests/unit/test_*.c)
+UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+
+PROGRAMS := $(BUILD)/ternd $(BUILD)/tern $(BUILD)/tern-bench
+
+.PHONY: all deps check-deps run test unit integration bench asan install clean
+all: $(PROGRAMS)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/ternd: $(TERND_OBJ)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+$(BUILD)/tern: $(TERN_OBJ)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+$(BUILD)/tern-bench: $(BENCH_OBJ)
+	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+
+# Unit tests link every non-main object, so a test reaches any unit it needs.
+$(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# Installs the Debian packages the project needs, when any is missing.
+deps:
+	@etc/install-deps.sh
+
+check-deps:
+	@etc/install-deps.sh --check >/dev/null 2>&1 || etc/install-deps.sh
+
+run: check-deps
+	@$(MAKE) --no-print-directory all
+	@bench/demo.sh
+
+unit: $(UNIT_BIN)
+	@tests/run-unit.sh $(UNIT_BIN)
+
+integration: all
+	@tests/run-integration.sh
+
+test: check-deps
+	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@tests/run-all.sh $(UNIT_BIN)
+
+bench: check-deps
+	@$(MAKE) --no-print-directory all MARCH=native BUILD=build/native
+	@bench/bench.sh build/native
+
+asan: check-deps
+	@$(MAKE) --no-print-directory BUILD=build/asan \
+		CFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+		LDFLAGS="-fsanitize=address,undefined" all \
+		$(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))
+	@TERN_BUILD=build/asan ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		tests/run-all.sh $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))
+
+install: all
+	install -D -m 0755 $(BUILD)/ternd $(DESTDIR)$(PREFIX)/sbin/ternd
+	install -D -m 0755 $(BUILD)/tern $(DESTDIR)$(PREFIX)/bin/tern
+	install -D -m 0755 $(BUILD)/tern-bench $(DESTDIR)$(PREFIX)/bin/tern-bench
+	install -D -m 0644 etc/ternd.conf $(DESTDIR)/etc/tern/ternd.conf
+	install -D -m 0644 etc/ternd.service $(DESTDIR)/lib/systemd/system/ternd.service
+	install -D -m 0644 docs/man/ternd.8 $(DESTDIR)$(PREFIX)/share/man/man8/ternd.8
+	install -D -m 0644 docs/man/tern.8 $(DESTDIR)$(PREFIX)/share/man/man8/tern.8
+	install -D -m 0644 docs/man/tern-bench.8 $(DESTDIR)$(PREFIX)/share/man/man8/tern-bench.8
+
+clean:
+	rm -rf build

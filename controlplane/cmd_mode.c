@@ -1,0 +1,119 @@
+/* Modes and per-interface configuration: configure terminal, interface, hostname, exit, end. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "controlplane/command.h"
+#include "controlplane/iface.h"
+#include "controlplane/rib.h"
+#include "dataplane/dp.h"
+
+static int cmd_configure(struct cmd_ctx *ctx)
+{
+	ctx->s->mode = CMD_MODE_CONFIG;
+	return 0;
+}
+
+static int cmd_exit(struct cmd_ctx *ctx)
+{
+	ctx->s->mode = ctx->s->mode == CMD_MODE_CONFIG_IF ? CMD_MODE_CONFIG : CMD_MODE_EXEC;
+	return 0;
+}
+
+static int cmd_end(struct cmd_ctx *ctx)
+{
+	ctx->s->mode = CMD_MODE_EXEC;
+	return 0;
+}
+
+static int cmd_interface(struct cmd_ctx *ctx)
+{
+	snprintf(ctx->s->ifname, sizeof(ctx->s->ifname), "%s", ctx->argv[1]);
+	ctx->s->mode = CMD_MODE_CONFIG_IF;
+	return 0;
+}
+
+static int cmd_set_hostname(struct cmd_ctx *ctx)
+{
+	const char *h = ctx->argv[1], *p;
+
+	if (strlen(h) >= sizeof(cmd_hostname))
+		return cmd_error(ctx, -EINVAL, "%% Hostname '%s' is too long: at most %zu characters",
+				 h, sizeof(cmd_hostname) - 1);
+	for (p = h; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.' && *p != '_')
+			return cmd_error(ctx, -EINVAL,
+					 "%% Hostname '%s' may only hold letters, digits, '-', '.' and '_'", h);
+	snprintf(cmd_hostname, sizeof(cmd_hostname), "%s", h);
+	return 0;
+}
+
+static int cmd_no_hostname(struct cmd_ctx *ctx)
+{
+	(void)ctx;
+	snprintf(cmd_hostname, sizeof(cmd_hostname), "tern");
+	return 0;
+}
+
+static int addr_change(struct cmd_ctx *ctx, const char *arg, bool add)
+{
+	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
+	char ip_s[16];
+	uint32_t ip;
+	uint8_t len;
+	int rc;
+
+	if (p == NULL)
+		return cmd_error(ctx, -ENODEV, "%% Interface %s no longer exists", ctx->s->ifname);
+	rc = cmd_parse_prefix(ctx, arg, &ip, &len, false);
+	if (rc < 0)
+		return rc;
+	cmd_fmt_ip(ip, ip_s, sizeof(ip_s));
+	if (len == 0 || (len < 31 && ((ip & ~(~0u << (32 - len))) == 0 ||
+				      (ip | (~0u << (32 - len))) == ~0u)))
+		return cmd_error(ctx, -EINVAL,
+				 "%% %s is not a host address: on a /%u it is the network or broadcast address",
+				 arg, len);
+	rc = add ? rib_addr_add(p - dp.ports, ip, len) : rib_addr_del(p - dp.ports, ip, len);
+	if (rc == -EEXIST)
+		return cmd_error(ctx, rc, "%% Address %s is already configured on an interface", ip_s);
+	if (rc == -ENOENT)
+		return cmd_error(ctx, rc, "%% Address %s is not configured on %s", arg, p->name);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% Cannot change address %s on %s: %s", arg, p->name,
+				 strerror(-rc));
+	return rib_commit();
+}
+
+static int cmd_ip_address(struct cmd_ctx *ctx)
+{
+	return addr_change(ctx, ctx->argv[2], true);
+}
+
+static int cmd_no_ip_address(struct cmd_ctx *ctx)
+{
+	return addr_change(ctx, ctx->argv[3], false);
+}
+
+static int cmd_description(struct cmd_ctx *ctx)
+{
+	return iface_set_description(ctx->s->ifname, ctx->argc > 1 ? ctx->argv[1] : "");
+}
+
+const struct cmd_def cmd_mode_table[] = {
+	{ CMD_MODE_EXEC, "configure terminal", "Enter configuration mode", cmd_configure, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "exit", "Leave the shell", cmd_exit, 0 },
+	{ CMD_MODE_CONFIG, "exit", "Leave configuration mode", cmd_exit, 0 },
+	{ CMD_MODE_CONFIG, "end", "Leave configuration mode", cmd_end, 0 },
+	{ CMD_MODE_CONFIG, "hostname WORD", "Set the router's name", cmd_set_hostname, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no hostname", "Reset the router's name", cmd_no_hostname, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "interface IFNAME", "Configure an interface", cmd_interface, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "exit", "Leave interface mode", cmd_exit, 0 },
+	{ CMD_MODE_CONFIG_IF, "end", "Leave configuration mode", cmd_end, 0 },
+	{ CMD_MODE_CONFIG_IF, "ip address A.B.C.D/M", "Add an IPv4 address", cmd_ip_address, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no ip address A.B.C.D/M", "Remove an IPv4 address", cmd_no_ip_address, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "description LINE", "Describe the interface", cmd_description, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no description", "Remove the description", cmd_description, CMD_F_CONFIG },
+	{ 0 },
+};

@@ -1,0 +1,339 @@
+/* show commands: version, interfaces, errors, workers, ip route, ip fib, arp; clear counters. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <rte_ethdev.h>
+#include <rte_version.h>
+
+#include "api/tern_version.h"
+#include "controlplane/command.h"
+#include "controlplane/iface.h"
+#include "controlplane/rib.h"
+#include "dataplane/dp.h"
+#include "dataplane/fib.h"
+#include "dataplane/nexthop.h"
+#include "dataplane/node_port.h"
+#include "dataplane/node_sink.h"
+
+static time_t started_at;
+
+void cmd_show_started(void)
+{
+	started_at = time(NULL);
+}
+
+static int cmd_show_version(struct cmd_ctx *ctx)
+{
+	long up = (long)(time(NULL) - started_at);
+
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"name\": \"tern\", \"version\": \"%s\", \"dpdk\": ", TERN_VERSION);
+		ob_json_str(ctx->out, rte_version());
+		ob_printf(ctx->out, ", \"hostname\": ");
+		ob_json_str(ctx->out, cmd_hostname);
+		ob_printf(ctx->out, ", \"uptime_s\": %ld, \"ports\": %u, \"workers\": %u}", up,
+			  dp.nb_ports, dp.nb_workers);
+		return 0;
+	}
+	ob_printf(ctx->out, "tern %s, an IPv4 router on %s\n", TERN_VERSION, rte_version());
+	ob_printf(ctx->out, "hostname %s, up %ldd %02ld:%02ld:%02ld\n", cmd_hostname, up / 86400,
+		  up / 3600 % 24, up / 60 % 60, up % 60);
+	ob_printf(ctx->out, "%u ports, %u workers\n", dp.nb_ports, dp.nb_workers);
+	return 0;
+}
+
+struct iface_row {
+	const struct dp_port *p;
+	struct dp_port_stats st;
+	bool link;
+	uint32_t speed;
+	char mac[RTE_ETHER_ADDR_FMT_SIZE];
+	uint64_t tx_drops;
+};
+
+static void iface_row_get(unsigned int i, struct iface_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->p = &dp.ports[i];
+	dp_port_stats_get(r->p, &r->st);
+	r->link = dp_port_link_up(r->p, &r->speed);
+	rte_ether_format_addr(r->mac, sizeof(r->mac), &r->p->mac);
+	r->tx_drops = dp_node_port_tx_drops(i);
+}
+
+static void iface_json(struct cmd_ctx *ctx, unsigned int i)
+{
+	struct iface_row r;
+
+	iface_row_get(i, &r);
+	ob_printf(ctx->out, "{\"name\": ");
+	ob_json_str(ctx->out, r.p->name);
+	ob_printf(ctx->out, ", \"driver\": ");
+	ob_json_str(ctx->out, dp_port_driver(r.p));
+	ob_printf(ctx->out, ", \"device\": ");
+	ob_json_str(ctx->out, r.p->dev);
+	ob_printf(ctx->out, ", \"mac\": \"%s\", \"link\": \"%s\", \"speed_mbps\": %u, \"mtu\": %u, "
+		  "\"rx_queues\": %u, \"tx_queues\": %u, "
+		  "\"rx_packets\": %lu, \"rx_bytes\": %lu, \"tx_packets\": %lu, \"tx_bytes\": %lu, "
+		  "\"rx_missed\": %lu, \"rx_errors\": %lu, \"rx_nombuf\": %lu, \"tx_errors\": %lu, "
+		  "\"tx_drops\": %lu, \"description\": ",
+		  r.mac, r.link ? "up" : "down", r.speed, r.p->mtu, r.p->nb_rxq, r.p->nb_txq,
+		  r.st.ipackets, r.st.ibytes, r.st.opackets, r.st.obytes, r.st.imissed,
+		  r.st.ierrors, r.st.rx_nombuf, r.st.oerrors, r.tx_drops);
+	ob_json_str(ctx->out, iface_description(i));
+	ob_printf(ctx->out, "}");
+}
+
+static void iface_text(struct cmd_ctx *ctx, unsigned int i)
+{
+	struct iface_row r;
+
+	iface_row_get(i, &r);
+	ob_printf(ctx->out, "%s is %s, driver %s (%s)\n", r.p->name, r.link ? "up" : "down",
+		  dp_port_driver(r.p), r.p->dev);
+	if (*iface_description(i))
+		ob_printf(ctx->out, "  Description: %s\n", iface_description(i));
+	ob_printf(ctx->out, "  MAC %s, MTU %u, speed %u Mb/s, %u rx / %u tx queues\n", r.mac,
+		  r.p->mtu, r.speed, r.p->nb_rxq, r.p->nb_txq);
+	ob_printf(ctx->out, "  rx %lu packets, %lu bytes; missed %lu, errors %lu, no mbuf %lu\n",
+		  r.st.ipackets, r.st.ibytes, r.st.imissed, r.st.ierrors, r.st.rx_nombuf);
+	ob_printf(ctx->out, "  tx %lu packets, %lu bytes; errors %lu, dropped %lu\n",
+		  r.st.opackets, r.st.obytes, r.st.oerrors, r.tx_drops);
+}
+
+static int show_interfaces(struct cmd_ctx *ctx, const char *only)
+{
+	unsigned int i, shown = 0;
+
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"interfaces\": [");
+	}
+	for (i = 0; i < dp.nb_ports; i++) {
+		if (only && strcmp(only, dp.ports[i].name) != 0)
+			continue;
+		if (ctx->json) {
+			ob_printf(ctx->out, "%s", shown ? ", " : "");
+			iface_json(ctx, i);
+		} else {
+			iface_text(ctx, i);
+		}
+		shown++;
+	}
+	if (ctx->json)
+		ob_printf(ctx->out, "]}");
+	return 0;
+}
+
+static int cmd_show_interfaces(struct cmd_ctx *ctx)
+{
+	return show_interfaces(ctx, ctx->argc > 2 ? ctx->argv[2] : NULL);
+}
+
+static int cmd_show_interfaces_brief(struct cmd_ctx *ctx)
+{
+	unsigned int i;
+
+	if (ctx->json)
+		return show_interfaces(ctx, NULL);
+	ob_printf(ctx->out, "%-12s %-5s %-6s %-17s %-14s %14s %14s\n", "Interface", "Link", "MTU",
+		  "MAC", "Driver", "RX packets", "TX packets");
+	for (i = 0; i < dp.nb_ports; i++) {
+		struct iface_row r;
+
+		iface_row_get(i, &r);
+		ob_printf(ctx->out, "%-12s %-5s %-6u %-17s %-14s %14lu %14lu\n", r.p->name,
+			  r.link ? "up" : "down", r.p->mtu, r.mac, dp_port_driver(r.p),
+			  r.st.ipackets, r.st.opackets);
+	}
+	return 0;
+}
+
+static void reasons(struct cmd_ctx *ctx, const char *title, const struct dp_sink_info *info,
+		    bool *first)
+{
+	const struct dp_sink_info *d;
+
+	if (!ctx->json)
+		ob_printf(ctx->out, "%-20s %14s  %s\n", title, "Packets", "Meaning");
+	for (d = info; d->node; d++) {
+		uint64_t n = dp_node_objs(d->node);
+
+		if (ctx->json) {
+			ob_printf(ctx->out, "%s\"%s\": %lu", *first ? "" : ", ", d->node, n);
+			*first = false;
+		} else {
+			ob_printf(ctx->out, "%-20s %14lu  %s\n", d->node, n, d->description);
+		}
+	}
+}
+
+static int cmd_show_errors(struct cmd_ctx *ctx)
+{
+	bool first = true;
+
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{");
+	}
+	reasons(ctx, "Drop reason", dp_drop_reasons, &first);
+	if (!ctx->json)
+		ob_printf(ctx->out, "\n");
+	reasons(ctx, "Punt reason", dp_punt_reasons, &first);
+	if (ctx->json)
+		ob_printf(ctx->out, "}");
+	return 0;
+}
+
+static int cmd_show_workers(struct cmd_ctx *ctx)
+{
+	unsigned int i, q;
+
+	if (!ctx->json)
+		ob_printf(ctx->out, "%-8s %-6s %-14s %s\n", "Worker", "Lcore", "Loops", "Polls");
+	else {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"workers\": [");
+	}
+	for (i = 0; i < dp.nb_workers; i++) {
+		const struct dp_worker *w = &dp.workers[i];
+
+		if (ctx->json)
+			ob_printf(ctx->out, "%s{\"index\": %u, \"lcore\": %u, \"loops\": %lu, \"rx\": [",
+				  i ? ", " : "", w->index, w->lcore, w->stats.loops);
+		else
+			ob_printf(ctx->out, "%-8u %-6u %-14lu ", w->index, w->lcore, w->stats.loops);
+		for (q = 0; q < w->nb_rxq; q++)
+			ob_printf(ctx->out, ctx->json ? "%s\"%s:%u\"" : "%s%s:%u", q ? (ctx->json ? ", " : " ") : "",
+				  dp.ports[w->rxq[q].port].name, w->rxq[q].queue);
+		ob_printf(ctx->out, ctx->json ? "]}" : "\n");
+	}
+	if (ctx->json)
+		ob_printf(ctx->out, "]}");
+	return 0;
+}
+
+static int cmd_clear_counters(struct cmd_ctx *ctx)
+{
+	unsigned int i;
+
+	(void)ctx;
+	for (i = 0; i < dp.nb_ports; i++)
+		dp_port_stats_reset(&dp.ports[i]);
+	return 0;
+}
+
+static int cmd_show_ip_fib(struct cmd_ctx *ctx)
+{
+	struct rib_route_info r;
+	const struct dp_nexthop *nh;
+	char pfx[16], desc[64], mac[RTE_ETHER_ADDR_FMT_SIZE] = "-";
+	uint32_t ip, id;
+
+	if (cmd_parse_ip(ctx->argv[3], &ip) < 0)
+		return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", ctx->argv[3]);
+	id = dp_fib_lookup(ip);
+	nh = dp_nh_get(id);
+	if (nh->kind == DP_NH_FORWARD)
+		rte_ether_format_addr(mac, sizeof(mac), &nh->eth.dst_addr);
+	if (rib_route_lookup(ip, &r) == 0) {
+		cmd_fmt_ip(r.prefix, pfx, sizeof(pfx));
+		rib_nh_describe(&r.nh, desc, sizeof(desc));
+	} else {
+		snprintf(pfx, sizeof(pfx), "none");
+		snprintf(desc, sizeof(desc), "-");
+		r.len = 0;
+	}
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"address\": \"%s\", \"prefix\": \"%s/%u\", \"nexthop_id\": %u, "
+			  "\"kind\": \"%s\", \"port\": \"%s\", \"mac\": \"%s\", \"route\": ",
+			  ctx->argv[3], pfx, r.len, id, dp_nh_kind_name(nh->kind),
+			  nh->kind == DP_NH_FORWARD || nh->kind == DP_NH_UNRESOLVED ?
+			  dp.ports[nh->port].name : "-", mac);
+		ob_json_str(ctx->out, desc);
+		ob_printf(ctx->out, "}");
+		return 0;
+	}
+	ob_printf(ctx->out, "%s: prefix %s/%u, nexthop %u (%s)", ctx->argv[3], pfx, r.len, id,
+		  dp_nh_kind_name(nh->kind));
+	if (nh->kind == DP_NH_FORWARD || nh->kind == DP_NH_UNRESOLVED)
+		ob_printf(ctx->out, " port %s mac %s", dp.ports[nh->port].name, mac);
+	ob_printf(ctx->out, "\n  route: %s\n", desc);
+	return 0;
+}
+
+static int cmd_show_ip_route(struct cmd_ctx *ctx)
+{
+	struct rib_route_info *r;
+	unsigned int n, i;
+	char pfx[16], desc[64];
+	int rc = rib_routes_sorted(&r, &n);
+
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% Cannot list routes: %s", strerror(-rc));
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"routes\": [");
+	}
+	for (i = 0; i < n; i++) {
+		cmd_fmt_ip(r[i].prefix, pfx, sizeof(pfx));
+		rib_nh_describe(&r[i].nh, desc, sizeof(desc));
+		if (ctx->json) {
+			ob_printf(ctx->out, "%s{\"prefix\": \"%s/%u\", \"protocol\": \"%s\", \"nexthop\": ",
+				  i ? ", " : "", pfx, r[i].len, rib_proto_name(r[i].proto));
+			ob_json_str(ctx->out, desc);
+			ob_printf(ctx->out, "}");
+		} else {
+			ob_printf(ctx->out, "%-10s %-18s %s\n", rib_proto_name(r[i].proto), pfx, desc);
+		}
+	}
+	if (ctx->json)
+		ob_printf(ctx->out, "]}");
+	free(r);
+	return 0;
+}
+
+static int cmd_show_arp(struct cmd_ctx *ctx)
+{
+	const struct rib_neigh *n;
+	unsigned int i, nb = rib_neighs(&n);
+	char ip[16], mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"neighbors\": [");
+	} else {
+		ob_printf(ctx->out, "%-16s %-18s %-12s %s\n", "Address", "MAC", "Interface", "Type");
+	}
+	for (i = 0; i < nb; i++) {
+		cmd_fmt_ip(n[i].ip, ip, sizeof(ip));
+		rte_ether_format_addr(mac, sizeof(mac), &n[i].mac);
+		ob_printf(ctx->out, ctx->json ? "%s{\"address\": \"%s\", \"mac\": \"%s\", \"interface\": \"%s\", \"type\": \"%s\"}"
+					      : "%s%-16s %-18s %-12s %s\n",
+			  ctx->json && i ? ", " : "", ip, mac, dp.ports[n[i].port].name,
+			  n[i].is_static ? "static" : "dynamic");
+	}
+	if (ctx->json)
+		ob_printf(ctx->out, "]}");
+	return 0;
+}
+
+const struct cmd_def cmd_show_table[] = {
+	{ CMD_MODE_EXEC, "show version", "Software version and uptime", cmd_show_version, 0 },
+	{ CMD_MODE_EXEC, "show interfaces", "Interfaces: state, addresses, counters", cmd_show_interfaces, 0 },
+	{ CMD_MODE_EXEC, "show interfaces brief", "One line per interface", cmd_show_interfaces_brief, 0 },
+	{ CMD_MODE_EXEC, "show interfaces IFNAME", "One interface", cmd_show_interfaces, 0 },
+	{ CMD_MODE_EXEC, "show errors", "Packets dropped and punted, by reason", cmd_show_errors, 0 },
+	{ CMD_MODE_EXEC, "show workers", "Forwarding workers and the queues they poll", cmd_show_workers, 0 },
+	{ CMD_MODE_EXEC, "show ip route", "The routing table", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },
+	{ CMD_MODE_EXEC, "show ip neighbors", "Neighbour (ARP) table", cmd_show_arp, 0 },
+	{ CMD_MODE_EXEC, "show arp", "Neighbour (ARP) table", cmd_show_arp, 0 },
+	{ CMD_MODE_EXEC, "clear counters", "Reset interface counters", cmd_clear_counters, CMD_F_CONFIG },
+	{ 0 },
+};

@@ -1,0 +1,490 @@
+/* Parses and validates ternd.conf; every error is one line naming section, key and expectation. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cfgfile.h>
+
+#include "controlplane/config.h"
+
+struct parse {
+	struct tern_config *cfg;
+	struct rte_cfgfile *file;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct parse *p, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(p->err, p->errlen, "%s: ", p->cfg->path);
+	va_start(ap, fmt);
+	if (n > 0 && (size_t)n < p->errlen)
+		vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end != '\0' || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+	int i;
+
+	if (sscanf(s, "%2x:%2x:%2x:%2x:%2x:%2x%c", &b[0], &b[1], &b[2], &b[3],
+		   &b[4], &b[5], &tail) != 6)
+		return -EINVAL;
+	for (i = 0; i < 6; i++)
+		mac[i] = b[i];
+	if (mac[0] & 1)
+		return -EINVAL;	/* a multicast address cannot be a port's own */
+	return 0;
+}
+
+static bool looks_like_pci(const char *s)
+{
+	unsigned int dom, bus, dev, fn;
+	char tail;
+
+	if (sscanf(s, "%4x:%2x:%2x.%1u%c", &dom, &bus, &dev, &fn, &tail) == 4)
+		return true;
+	return sscanf(s, "%2x:%2x.%1u%c", &bus, &dev, &fn, &tail) == 3;
+}
+
+/* An integer key with bounds; absent keys keep *out. */
+static int get_uint(struct parse *p, const char *sect, const char *key,
+		    unsigned long min, unsigned long max, unsigned long *out)
+{
+	const char *v = rte_cfgfile_get_entry(p->file, sect, key);
+
+	if (v == NULL)
+		return 0;
+	if (parse_uint(v, min, max, out) < 0)
+		return fail(p, "[%s] %s = '%s': expected an integer from %lu to %lu",
+			    sect, key, v, min, max);
+	return 0;
+}
+
+static int check_keys(struct parse *p, const char *sect, const char *const *known)
+{
+	int n = rte_cfgfile_section_num_entries(p->file, sect);
+	struct rte_cfgfile_entry *e;
+	int i, k;
+
+	if (n <= 0)
+		return 0;
+	e = calloc(n, sizeof(*e));
+	if (e == NULL)
+		return -ENOMEM;
+	rte_cfgfile_section_entries(p->file, sect, e, n);
+	for (i = 0; i < n; i++) {
+		for (k = 0; known[k] != NULL; k++)
+			if (strcmp(e[i].name, known[k]) == 0)
+				break;
+		if (known[k] == NULL) {
+			char name[CFG_NAME_LEN];
+
+			snprintf(name, sizeof(name), "%s", e[i].name);
+			free(e);
+			return fail(p, "[%s] unknown key '%s'", sect, name);
+		}
+	}
+	free(e);
+	return 0;
+}
+
+static int parse_port(struct parse *p, const char *sect, const char *name)
+{
+	static const char *const keys[] = { "dev", "rxq", "txq", "mtu", "mac", NULL };
+	struct tern_port_config *pc;
+	unsigned long v;
+	const char *s;
+	int rc;
+	unsigned int i;
+
+	if ((rc = check_keys(p, sect, keys)) < 0)
+		return rc;
+	if (*name == '\0' || strlen(name) >= TERN_PORT_NAME_LEN)
+		return fail(p, "[%s]: a port name must have 1 to %d characters",
+			    sect, TERN_PORT_NAME_LEN - 1);
+	for (s = name; *s; s++)
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
+			return fail(p, "[%s]: port name '%s' may only hold letters, digits, '_', '-' and '.'",
+				    sect, name);
+	for (i = 0; i < p->cfg->nb_ports; i++)
+		if (strcmp(p->cfg->ports[i].name, name) == 0)
+			return fail(p, "[%s]: port '%s' is defined twice", sect, name);
+	if (p->cfg->nb_ports == TERN_MAX_PORTS)
+		return fail(p, "[%s]: too many ports; at most %d", sect, TERN_MAX_PORTS);
+
+	pc = &p->cfg->ports[p->cfg->nb_ports++];
+	snprintf(pc->name, sizeof(pc->name), "%s", name);
+	s = rte_cfgfile_get_entry(p->file, sect, "dev");
+	if (s == NULL || *s == '\0')
+		return fail(p, "[%s] dev: missing; expected a PCI address (0000:01:00.0) or a vdev string (net_memif0,role=server)",
+			    sect);
+	snprintf(pc->dev, sizeof(pc->dev), "%s", s);
+	pc->is_pci = looks_like_pci(s);
+	if (!pc->is_pci && strncmp(s, "net_", 4) != 0)
+		return fail(p, "[%s] dev = '%s': expected a PCI address (0000:01:00.0) or a vdev string starting with net_",
+			    sect, s);
+
+	v = 1;
+	if ((rc = get_uint(p, sect, "rxq", 1, TERN_MAX_RXQ, &v)) < 0)
+		return rc;
+	pc->rxq = v;
+	v = 0;
+	if ((rc = get_uint(p, sect, "txq", 1, TERN_MAX_WORKERS + 1, &v)) < 0)
+		return rc;
+	pc->txq = v;	/* 0: one per worker plus one, set once workers are known */
+	v = 1500;
+	if ((rc = get_uint(p, sect, "mtu", 68, 9216, &v)) < 0)
+		return rc;
+	pc->mtu = v;
+	s = rte_cfgfile_get_entry(p->file, sect, "mac");
+	if (s != NULL) {
+		if (parse_mac(s, pc->mac) < 0)
+			return fail(p, "[%s] mac = '%s': expected a unicast MAC address like 02:00:00:00:00:01",
+				    sect, s);
+		pc->has_mac = true;
+	}
+	return 0;
+}
+
+static int parse_rx_list(struct parse *p, const char *sect, struct tern_worker_config *w,
+			 const char *list)
+{
+	char buf[CFG_VALUE_LEN];
+	char *tok, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		char *colon = strrchr(tok, ':');
+		unsigned long q;
+		int port;
+
+		if (colon == NULL)
+			return fail(p, "[%s] rx = '%s': expected PORT:QUEUE pairs such as dp0:0", sect, tok);
+		*colon = '\0';
+		port = tern_config_port_index(p->cfg, tok);
+		if (port < 0) {
+			char known[256] = "";
+			unsigned int i;
+
+			for (i = 0; i < p->cfg->nb_ports; i++)
+				snprintf(known + strlen(known), sizeof(known) - strlen(known),
+					 "%s%s", i ? ", " : "", p->cfg->ports[i].name);
+			return fail(p, "[%s] rx: port '%s' is not defined; known: %s", sect, tok,
+				    p->cfg->nb_ports ? known : "none");
+		}
+		if (parse_uint(colon + 1, 0, p->cfg->ports[port].rxq - 1, &q) < 0)
+			return fail(p, "[%s] rx = '%s:%s': port %s has %u rx queue(s); expected a queue from 0 to %u",
+				    sect, tok, colon + 1, tok, p->cfg->ports[port].rxq,
+				    p->cfg->ports[port].rxq - 1);
+		w->rx[w->nb_rx].port = port;
+		w->rx[w->nb_rx].queue = q;
+		w->nb_rx++;
+	}
+	if (w->nb_rx == 0)
+		return fail(p, "[%s] rx: empty; expected PORT:QUEUE pairs such as dp0:0", sect);
+	return 0;
+}
+
+static int parse_worker(struct parse *p, const char *sect, const char *lcore)
+{
+	static const char *const keys[] = { "rx", NULL };
+	struct tern_worker_config *w;
+	unsigned long v;
+	unsigned int i;
+	const char *s;
+	int rc;
+
+	if ((rc = check_keys(p, sect, keys)) < 0)
+		return rc;
+	if (parse_uint(lcore, 0, 1023, &v) < 0)
+		return fail(p, "[%s]: expected [worker N] with N an lcore number from 0 to 1023", sect);
+	if (v == p->cfg->main_lcore)
+		return fail(p, "[%s]: lcore %lu is the main (control) lcore; give workers other lcores",
+			    sect, v);
+	for (i = 0; i < p->cfg->nb_workers; i++)
+		if (p->cfg->workers[i].lcore == v)
+			return fail(p, "[%s]: lcore %lu has two worker sections", sect, v);
+	if (p->cfg->nb_workers == TERN_MAX_WORKERS)
+		return fail(p, "[%s]: too many workers; at most %d", sect, TERN_MAX_WORKERS);
+	w = &p->cfg->workers[p->cfg->nb_workers++];
+	w->lcore = v;
+	s = rte_cfgfile_get_entry(p->file, sect, "rx");
+	if (s == NULL)
+		return fail(p, "[%s] rx: missing; expected PORT:QUEUE pairs such as dp0:0", sect);
+	return parse_rx_list(p, sect, w, s);
+}
+
+/* Every rx queue of every port is polled by exactly one worker. */
+static int check_queue_coverage(struct parse *p)
+{
+	unsigned int pi, q, wi, r;
+
+	for (pi = 0; pi < p->cfg->nb_ports; pi++) {
+		struct tern_port_config *pc = &p->cfg->ports[pi];
+
+		for (q = 0; q < pc->rxq; q++) {
+			int owner = -1;
+
+			for (wi = 0; wi < p->cfg->nb_workers; wi++) {
+				struct tern_worker_config *w = &p->cfg->workers[wi];
+
+				for (r = 0; r < w->nb_rx; r++) {
+					if (w->rx[r].port != pi || w->rx[r].queue != q)
+						continue;
+					if (owner >= 0)
+						return fail(p, "[worker %u] rx: %s:%u is already polled by worker %d; each queue needs exactly one worker",
+							    w->lcore, pc->name, q, owner);
+					owner = w->lcore;
+				}
+			}
+			if (owner < 0)
+				return fail(p, "[port %s]: rx queue %u is polled by no worker; add %s:%u to a [worker N] rx list",
+					    pc->name, q, pc->name, q);
+		}
+		if (pc->txq == 0)
+			pc->txq = p->cfg->nb_workers + 1;
+		else if (pc->txq < p->cfg->nb_workers + 1)
+			return fail(p, "[port %s] txq = %u: expected at least %u (one per worker plus one for the exception path)",
+				    pc->name, pc->txq, p->cfg->nb_workers + 1);
+	}
+	return 0;
+}
+
+static int get_string(struct parse *p, const char *sect, const char *key, char *dst, size_t len)
+{
+	const char *v = rte_cfgfile_get_entry(p->file, sect, key);
+
+	if (v == NULL)
+		return 0;
+	if (*v == '\0' || strlen(v) >= len)
+		return fail(p, "[%s] %s: expected a value of 1 to %zu characters", sect, key, len - 1);
+	snprintf(dst, len, "%s", v);
+	return 0;
+}
+
+static int parse_globals(struct parse *p)
+{
+	static const char *const eal_keys[] = { "args", "main_lcore", NULL };
+	static const char *const api_keys[] = { "socket", NULL };
+	static const char *const store_keys[] = { "db", NULL };
+	static const char *const mp_keys[] = { "mbufs", "cache", NULL };
+	static const char *const fib_keys[] = { "routes", NULL };
+	static const char *const log_keys[] = { "syslog", NULL };
+	unsigned long v;
+	const char *s;
+	int rc;
+
+	if ((rc = check_keys(p, "eal", eal_keys)) < 0 || (rc = check_keys(p, "api", api_keys)) < 0 ||
+	    (rc = check_keys(p, "store", store_keys)) < 0 ||
+	    (rc = check_keys(p, "mempool", mp_keys)) < 0 ||
+	    (rc = check_keys(p, "fib", fib_keys)) < 0 || (rc = check_keys(p, "log", log_keys)) < 0)
+		return rc;
+	if ((rc = get_string(p, "eal", "args", p->cfg->eal_args, sizeof(p->cfg->eal_args))) < 0)
+		return rc;
+	v = 0;
+	if ((rc = get_uint(p, "eal", "main_lcore", 0, 1023, &v)) < 0)
+		return rc;
+	p->cfg->main_lcore = v;
+	if ((rc = get_string(p, "api", "socket", p->cfg->api_socket, sizeof(p->cfg->api_socket))) < 0)
+		return rc;
+	if ((rc = get_string(p, "store", "db", p->cfg->store_db, sizeof(p->cfg->store_db))) < 0)
+		return rc;
+	v = 32768;
+	if ((rc = get_uint(p, "mempool", "mbufs", 1024, 16u << 20, &v)) < 0)
+		return rc;
+	p->cfg->mbufs = v;
+	v = 256;
+	if ((rc = get_uint(p, "mempool", "cache", 0, 512, &v)) < 0)
+		return rc;
+	p->cfg->mbuf_cache = v;
+	v = 1u << 21;
+	if ((rc = get_uint(p, "fib", "routes", 1024, 1u << 24, &v)) < 0)
+		return rc;
+	p->cfg->fib_routes = v;
+	s = rte_cfgfile_get_entry(p->file, "log", "syslog");
+	if (s != NULL) {
+		if (strcmp(s, "yes") == 0)
+			p->cfg->log_syslog = true;
+		else if (strcmp(s, "no") != 0)
+			return fail(p, "[log] syslog = '%s': expected yes or no", s);
+	}
+	return 0;
+}
+
+/* rte_cfgfile says only "failed": find the line ourselves so the operator knows where. */
+static int check_syntax(struct parse *p, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int lineno = 0;
+
+	if (f == NULL) {
+		snprintf(p->err, p->errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		char *s = line, *e;
+
+		lineno++;
+		if (strchr(line, '\n') == NULL && !feof(f)) {
+			fclose(f);
+			return fail(p, "line %d: longer than %zu characters", lineno, sizeof(line) - 2);
+		}
+		if ((e = strchr(s, '#')) != NULL)
+			*e = '\0';
+		while (isspace((unsigned char)*s))
+			s++;
+		e = s + strlen(s);
+		while (e > s && isspace((unsigned char)e[-1]))
+			*--e = '\0';
+		if (*s == '\0')
+			continue;
+		if (*s == '[') {
+			if (e[-1] != ']' || e - s < 3) {
+				fclose(f);
+				return fail(p, "line %d: '%s': expected a section header like [port dp0]", lineno, s);
+			}
+			if ((size_t)(e - s - 2) >= CFG_NAME_LEN) {
+				fclose(f);
+				return fail(p, "line %d: section name longer than %d characters", lineno, CFG_NAME_LEN - 1);
+			}
+			continue;
+		}
+		e = strchr(s, '=');
+		if (e == NULL || e == s) {
+			fclose(f);
+			return fail(p, "line %d: '%s': expected 'key = value' or a [section]", lineno, s);
+		}
+		if (strlen(e + 1) >= CFG_VALUE_LEN) {
+			fclose(f);
+			return fail(p, "line %d: value longer than %d characters", lineno, CFG_VALUE_LEN - 1);
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+static void set_defaults(struct tern_config *cfg, const char *path)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
+	snprintf(cfg->api_socket, sizeof(cfg->api_socket), "%s", "/run/tern/ternd.sock");
+	snprintf(cfg->store_db, sizeof(cfg->store_db), "%s", TERN_DEFAULT_DB);
+}
+
+static int parse_sections(struct parse *p)
+{
+	int n = rte_cfgfile_num_sections(p->file, NULL, 0);
+	char (*names)[CFG_NAME_LEN];
+	char *arg;
+	int i, rc = 0;
+
+	if (n <= 0)
+		return fail(p, "no sections; expected at least [port NAME] and [worker N]");
+	names = calloc(n, CFG_NAME_LEN);
+	if (names == NULL)
+		return -ENOMEM;
+	/* rte_cfgfile_sections wants an array of pointers into our names. */
+	{
+		char **ptrs = calloc(n, sizeof(*ptrs));
+
+		if (ptrs == NULL) {
+			free(names);
+			return -ENOMEM;
+		}
+		for (i = 0; i < n; i++)
+			ptrs[i] = names[i];
+		rte_cfgfile_sections(p->file, ptrs, n);
+		free(ptrs);
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		const char *s = names[i];
+
+		if (strncmp(s, "port ", 5) == 0)
+			continue;
+		if (strncmp(s, "worker ", 7) == 0)
+			continue;
+		if (strcmp(s, "eal") && strcmp(s, "api") && strcmp(s, "store") &&
+		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log"))
+			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, api, store or log",
+				  s);
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (strncmp(names[i], "port ", 5) == 0) {
+			arg = names[i] + 5;
+			while (*arg == ' ')
+				arg++;
+			rc = parse_port(p, names[i], arg);
+		}
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (strncmp(names[i], "worker ", 7) == 0) {
+			arg = names[i] + 7;
+			while (*arg == ' ')
+				arg++;
+			rc = parse_worker(p, names[i], arg);
+		}
+	}
+	free(names);
+	return rc;
+}
+
+int tern_config_load(const char *path, struct tern_config *cfg, char *err, size_t errlen)
+{
+	struct rte_cfgfile_parameters params = { .comment_character = '#' };
+	struct parse p = { .cfg = cfg, .err = err, .errlen = errlen };
+	int rc;
+
+	set_defaults(cfg, path);
+	if ((rc = check_syntax(&p, path)) < 0)
+		return rc;
+	p.file = rte_cfgfile_load_with_params(path, 0, &params);
+	if (p.file == NULL)
+		return fail(&p, "cannot parse the file as INI");
+	rc = parse_globals(&p);
+	if (rc == 0)
+		rc = parse_sections(&p);
+	if (rc == 0 && cfg->nb_ports == 0)
+		rc = fail(&p, "no [port NAME] section; expected at least one port");
+	if (rc == 0 && cfg->nb_workers == 0)
+		rc = fail(&p, "no [worker N] section; expected at least one worker");
+	if (rc == 0)
+		rc = check_queue_coverage(&p);
+	rte_cfgfile_close(p.file);
+	return rc;
+}
+
+int tern_config_port_index(const struct tern_config *cfg, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < cfg->nb_ports; i++)
+		if (strcmp(cfg->ports[i].name, name) == 0)
+			return i;
+	return -ENOENT;
+}

@@ -1,0 +1,64 @@
+/* ternd's configuration file (INI, read with rte_cfgfile): what it holds and how it is checked. */
+#ifndef TERN_CONFIG_H
+#define TERN_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TERN_MAX_PORTS 32
+#define TERN_MAX_WORKERS 64
+#define TERN_MAX_RXQ 16
+#define TERN_PORT_NAME_LEN 16	/* it is also the exception TAP's name: IFNAMSIZ */
+#define TERN_DEFAULT_CONFIG "/etc/tern/ternd.conf"
+#define TERN_DEFAULT_DB "/var/lib/tern/tern.db"
+
+struct tern_port_config {
+	char name[TERN_PORT_NAME_LEN];
+	char dev[256];		/* PCI address or vdev string */
+	bool is_pci;
+	uint16_t rxq;
+	uint16_t txq;		/* one per worker plus one for the exception path */
+	uint16_t mtu;
+	bool has_mac;
+	uint8_t mac[6];
+};
+
+struct tern_rx_assign {
+	uint16_t port;		/* index into tern_config.ports */
+	uint16_t queue;
+};
+
+struct tern_worker_config {
+	unsigned int lcore;
+	unsigned int nb_rx;
+	struct tern_rx_assign rx[TERN_MAX_PORTS * TERN_MAX_RXQ];
+};
+
+struct tern_config {
+	char path[256];
+	char eal_args[256];
+	unsigned int main_lcore;
+	struct tern_port_config ports[TERN_MAX_PORTS];
+	unsigned int nb_ports;
+	struct tern_worker_config workers[TERN_MAX_WORKERS];
+	unsigned int nb_workers;
+	unsigned int mbufs;	/* per NUMA socket */
+	unsigned int mbuf_cache;
+	unsigned int fib_routes;	/* FIB capacity */
+	char api_socket[108];
+	char store_db[256];
+	bool log_syslog;
+};
+
+/*
+ * Reads and checks the whole file. On error returns a negative errno and
+ * writes one line to err naming the file, section, key and what was expected;
+ * cfg is then unusable.
+ */
+int tern_config_load(const char *path, struct tern_config *cfg, char *err, size_t errlen);
+
+/* Index of the port named name, or -ENOENT. */
+int tern_config_port_index(const struct tern_config *cfg, const char *name);
+
+#endif

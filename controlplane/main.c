@@ -1,0 +1,226 @@
+/* ternd: reads its configuration, starts EAL, ports and workers, and serves the control loop. */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+
+#include "api/tern_version.h"
+#include "controlplane/api_server.h"
+#include "controlplane/command.h"
+#include "controlplane/config.h"
+#include "controlplane/eal_args.h"
+#include "controlplane/event_loop.h"
+#include "controlplane/log.h"
+#include "controlplane/rib.h"
+#include "dataplane/dp.h"
+#include "dataplane/fib.h"
+#include "dataplane/nexthop.h"
+#include "dataplane/node.h"
+#include "dataplane/rcu.h"
+
+#define EXIT_CONFIG 2
+
+void cmd_show_started(void);
+
+static struct tern_config cfg;
+static struct ev_handler sig_handler = { .fd = -1 };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ternd [-f FILE] [--check-config] [-V]\n"
+		   "  -f, --config FILE   configuration file (default %s)\n"
+		   "  -n, --check-config  check the configuration and exit (0 valid, 2 invalid)\n"
+		   "  -V, --version       print the version and exit\n", TERN_DEFAULT_CONFIG);
+}
+
+static void on_signal(struct ev_handler *h, uint32_t events)
+{
+	struct signalfd_siginfo si;
+
+	(void)events;
+	if (read(h->fd, &si, sizeof(si)) == sizeof(si))
+		TERN_LOG(main, NOTICE, "signal %u: stopping", si.ssi_signo);
+	ev_stop();
+}
+
+static int signals_setup(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
+		return -errno;
+	signal(SIGPIPE, SIG_IGN);
+	sig_handler.fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+	sig_handler.cb = on_signal;
+	if (sig_handler.fd < 0)
+		return -errno;
+	return ev_add(&sig_handler, EPOLLIN);
+}
+
+static uint16_t max_mtu(void)
+{
+	uint16_t m = 0;
+	unsigned int i;
+
+	for (i = 0; i < cfg.nb_ports; i++)
+		if (cfg.ports[i].mtu > m)
+			m = cfg.ports[i].mtu;
+	return m;
+}
+
+static int dataplane_start(char *err, size_t errlen)
+{
+	unsigned int i, r;
+	int rc;
+
+	if ((rc = dp_rcu_init(cfg.nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
+	    (rc = dp_node_meta_register()) < 0) {
+		snprintf(err, errlen, "cannot set up the dataplane tables: %s", strerror(-rc));
+		return rc;
+	}
+	rc = dp_fib_init(cfg.fib_routes, rte_socket_id());
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot create a FIB for %u routes: %s (hugepages too few? see [fib] routes)",
+			 cfg.fib_routes, strerror(-rc));
+		return rc;
+	}
+	rc = rib_init(cfg.fib_routes);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot create the route table for %u routes: %s", cfg.fib_routes,
+			 strerror(-rc));
+		return rc;
+	}
+	dp_pools_create(cfg.mbufs, cfg.mbuf_cache, max_mtu());
+	for (i = 0; i < cfg.nb_ports; i++) {
+		const struct tern_port_config *pc = &cfg.ports[i];
+		struct dp_port_params prm = {
+			.name = pc->name, .dev = pc->dev, .nb_rxq = pc->rxq, .nb_txq = pc->txq,
+			.mtu = pc->mtu, .mac = pc->has_mac ? pc->mac : NULL,
+		};
+
+		rc = dp_port_add(&prm, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	for (i = 0; i < cfg.nb_workers; i++) {
+		struct dp_rxq rxq[DP_MAX_RXQ_PER_WORKER];
+		unsigned int n = 0, p, q;
+
+		for (r = 0; r < cfg.workers[i].nb_rx && n < DP_MAX_RXQ_PER_WORKER; r++) {
+			rxq[n].port = cfg.workers[i].rx[r].port;
+			rxq[n++].queue = cfg.workers[i].rx[r].queue;
+		}
+		/* queues a driver insisted on beyond the configured ones, round-robin */
+		for (p = 0; p < dp.nb_ports; p++)
+			for (q = cfg.ports[p].rxq; q < dp.ports[p].nb_rxq; q++)
+				if ((q - cfg.ports[p].rxq) % cfg.nb_workers == i &&
+				    n < DP_MAX_RXQ_PER_WORKER)
+					rxq[n++] = (struct dp_rxq){ .port = p, .queue = q };
+		rc = dp_worker_add(cfg.workers[i].lcore, rxq, n);
+		if (rc < 0) {
+			snprintf(err, errlen, "worker %u: too many rx queues", cfg.workers[i].lcore);
+			return rc;
+		}
+	}
+	for (i = 0; i < dp.nb_ports; i++) {
+		rc = dp_port_start(&dp.ports[i], err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	return dp_workers_start(err, errlen);
+}
+
+static void tick(void)
+{
+	dp_rcu_reclaim();
+}
+
+static void shutdown_all(void)
+{
+	api_server_stop();
+	dp_workers_stop();
+	dp_ports_stop();
+	cmd_fini();
+	ev_fini();
+	rte_eal_cleanup();
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "config", required_argument, NULL, 'f' },
+		{ "check-config", no_argument, NULL, 'n' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *path = TERN_DEFAULT_CONFIG;
+	struct tern_eal_args eal;
+	bool check_only = false;
+	char err[512] = "";
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "f:nVh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': path = optarg; break;
+		case 'n': check_only = true; break;
+		case 'V': printf("ternd %s\n", TERN_VERSION); return 0;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return EXIT_CONFIG;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "ternd: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return EXIT_CONFIG;
+	}
+	if (tern_config_load(path, &cfg, err, sizeof(err)) < 0 ||
+	    tern_eal_args_build(&cfg, &eal, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ternd: %s\n", err);
+		return EXIT_CONFIG;
+	}
+	if (check_only) {
+		printf("ternd: %s: valid (%u ports, %u workers)\n", path, cfg.nb_ports, cfg.nb_workers);
+		return 0;
+	}
+	rc = rte_eal_init(eal.argc, eal.argv);
+	if (rc < 0) {
+		fprintf(stderr, "ternd: EAL initialisation failed: %s (arguments from [eal] args and the ports)\n",
+			rte_strerror(rte_errno));
+		return 1;
+	}
+	tern_log_init();
+	if ((rc = ev_init()) < 0 || (rc = signals_setup()) < 0 || (rc = cmd_init()) < 0) {
+		fprintf(stderr, "ternd: cannot set up the control loop: %s\n", strerror(-rc));
+		rte_eal_cleanup();
+		return 1;
+	}
+	rc = dataplane_start(err, sizeof(err));
+	if (rc == 0)
+		rc = api_server_start(cfg.api_socket, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "ternd: %s\n", err);
+		shutdown_all();
+		return 1;
+	}
+	cmd_show_started();
+	TERN_LOG(main, NOTICE, "ready: %u ports, %u workers, API on %s", dp.nb_ports,
+		 dp.nb_workers, cfg.api_socket);
+	rc = ev_run(tick, 100);
+	shutdown_all();
+	TERN_LOG(main, NOTICE, "stopped");
+	return rc < 0 ? 1 : 0;
+}

@@ -1,0 +1,96 @@
+/* The dataplane's public face: ports, workers and the tables the control thread hands them. */
+#ifndef TERN_DP_H
+#define TERN_DP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mempool.h>
+
+#define DP_MAX_PORTS 32
+#define DP_MAX_WORKERS 64
+#define DP_MAX_RXQ_PER_WORKER 64
+#define DP_BURST 32
+
+struct dp_port {
+	uint16_t port_id;		/* DPDK ethdev id */
+	char name[16];
+	char dev[256];
+	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	uint16_t mtu;
+	int socket;
+	struct rte_ether_addr mac;
+	struct rte_mempool *pool;
+	bool started;
+	bool admin_up;
+};
+
+struct dp_rxq {
+	uint16_t port;			/* index into dp.ports */
+	uint16_t queue;
+};
+
+/* Per-worker counters: written only by that worker, summed by the control thread. */
+struct dp_worker_stats {
+	uint64_t loops;
+	uint64_t busy_loops;
+	uint64_t packets;
+	uint64_t busy_cycles;
+} __rte_cache_aligned;
+
+struct dp_worker {
+	unsigned int lcore;
+	unsigned int index;		/* also its tx queue on every port */
+	unsigned int nb_rxq;
+	struct dp_rxq rxq[DP_MAX_RXQ_PER_WORKER];
+	char graph_name[32];
+	uint16_t graph_id;
+	struct rte_graph *graph;
+	volatile bool quit;
+	bool running;
+	struct dp_worker_stats stats;
+};
+
+struct dp_port_stats {
+	uint64_t ipackets, opackets, ibytes, obytes, imissed, ierrors, oerrors, rx_nombuf;
+};
+
+struct dataplane {
+	struct dp_port ports[DP_MAX_PORTS];
+	unsigned int nb_ports;
+	struct dp_worker workers[DP_MAX_WORKERS];
+	unsigned int nb_workers;
+	struct rte_mempool *pools[RTE_MAX_NUMA_NODES];
+};
+
+extern struct dataplane dp;
+
+struct dp_port_params {
+	const char *name;
+	const char *dev;		/* the ethdev name is the part before the first ',' */
+	uint16_t nb_rxq;
+	uint16_t nb_txq;
+	uint16_t mtu;
+	const uint8_t *mac;		/* NULL: keep the device's */
+};
+
+/* Sets the pools' size (per NUMA socket) and buffer room; pools are made as ports need them. */
+int dp_pools_create(unsigned int mbufs, unsigned int cache, uint16_t max_mtu);
+int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen);
+int dp_port_start(struct dp_port *p, char *err, size_t errlen);
+void dp_ports_stop(void);
+struct dp_port *dp_port_by_name(const char *name);
+int dp_port_stats_get(const struct dp_port *p, struct dp_port_stats *st);
+void dp_port_stats_reset(const struct dp_port *p);
+bool dp_port_link_up(const struct dp_port *p, uint32_t *speed_mbps);
+const char *dp_port_driver(const struct dp_port *p);
+
+int dp_worker_add(unsigned int lcore, const struct dp_rxq *rxq, unsigned int nb_rxq);
+int dp_workers_start(char *err, size_t errlen);
+void dp_workers_stop(void);
+/* Packets that passed the nodes named by a shell pattern, summed over workers. */
+uint64_t dp_node_objs(const char *pattern);
+
+#endif

@@ -1,0 +1,30 @@
+/* ECMP member choice: a hash of the flow, so every packet of a flow takes one path. */
+#ifndef TERN_ECMP_H
+#define TERN_ECMP_H
+
+#include <stdint.h>
+
+#include <rte_hash_crc.h>
+#include <rte_ip.h>
+
+/* Hash of (source, destination, protocol, and ports for TCP/UDP/SCTP of unfragmented packets). */
+static inline uint32_t ecmp_flow_hash(const struct rte_ipv4_hdr *ip)
+{
+	uint32_t h = rte_hash_crc_4byte(ip->src_addr, 0x7465726e);
+
+	h = rte_hash_crc_4byte(ip->dst_addr, h);
+	h = rte_hash_crc_4byte(ip->next_proto_id, h);
+	if ((ip->next_proto_id == IPPROTO_TCP || ip->next_proto_id == IPPROTO_UDP ||
+	     ip->next_proto_id == IPPROTO_SCTP) &&
+	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) == 0)
+		h = rte_hash_crc_4byte(*(const uint32_t *)((const uint8_t *)ip + rte_ipv4_hdr_len(ip)), h);
+	return h;
+}
+
+static inline unsigned int ecmp_pick(uint32_t hash, unsigned int nb_members)
+{
+	/* multiply-shift: uniform over members without a division */
+	return (unsigned int)(((uint64_t)hash * nb_members) >> 32);
+}
+
+#endif

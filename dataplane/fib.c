@@ -1,0 +1,108 @@
+/* Two rte_fib copies switched under QSBR, so workers never read a half-updated DIR-24-8. */
+#include <errno.h>
+#include <stdio.h>
+
+#include <rte_errno.h>
+#include <rte_fib.h>
+
+#include "dataplane/fib.h"
+#include "dataplane/nexthop.h"
+#include "dataplane/rcu.h"
+
+struct rte_fib *dp_fib_copies[2];
+unsigned int dp_fib_active_idx;
+static uint64_t updates;
+static size_t memory;
+
+int dp_fib_init(unsigned int max_routes, int socket)
+{
+	struct rte_fib_conf conf = {
+		.type = RTE_FIB_DIR24_8,
+		.default_nh = DP_NH_NONE,
+		.max_routes = max_routes,
+		.dir24_8 = {
+			.nh_sz = RTE_FIB_DIR24_8_4B,
+			/* prefixes longer than /24 are rare in Internet tables */
+			.num_tbl8 = max_routes / 64 > 1024 ? max_routes / 64 : 1024,
+		},
+	};
+	char name[32];
+	int i;
+
+	if (conf.dir24_8.num_tbl8 > (1u << 22))
+		conf.dir24_8.num_tbl8 = 1u << 22;
+	for (i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "tern_fib%d", i);
+		dp_fib_copies[i] = rte_fib_create(name, socket, &conf);
+		if (dp_fib_copies[i] == NULL)
+			return -rte_errno ? -rte_errno : -ENOMEM;
+	}
+	memory = 2 * ((size_t)(1 << 24) * 4 + (size_t)conf.dir24_8.num_tbl8 * 256 * 4);
+	return 0;
+}
+
+static int apply_to(struct rte_fib *f, const struct dp_fib_op *ops, unsigned int n)
+{
+	unsigned int i;
+	int rc, first = 0;
+
+	for (i = 0; i < n; i++) {
+		if (ops[i].del)
+			rc = rte_fib_delete(f, ops[i].prefix, ops[i].depth);
+		else
+			rc = rte_fib_add(f, ops[i].prefix, ops[i].depth, ops[i].nh);
+		if (rc == -ENOENT && ops[i].del)
+			rc = 0;	/* deleting what is absent leaves the table as asked */
+		if (rc < 0 && first == 0)
+			first = rc;
+	}
+	return first;
+}
+
+int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n)
+{
+	unsigned int active = dp_fib_active_idx, standby = active ^ 1;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	rc = apply_to(dp_fib_copies[standby], ops, n);
+	__atomic_store_n(&dp_fib_active_idx, standby, __ATOMIC_RELEASE);
+	dp_rcu_synchronize();
+	/* No worker reads the old copy any more: bring it level. */
+	apply_to(dp_fib_copies[active], ops, n);
+	updates += n;
+	return rc;
+}
+
+int dp_fib_add(uint32_t prefix, uint8_t depth, uint32_t nh)
+{
+	struct dp_fib_op op = { .prefix = prefix, .depth = depth, .nh = nh };
+
+	return dp_fib_apply(&op, 1);
+}
+
+int dp_fib_del(uint32_t prefix, uint8_t depth)
+{
+	struct dp_fib_op op = { .prefix = prefix, .depth = depth, .del = 1 };
+
+	return dp_fib_apply(&op, 1);
+}
+
+uint32_t dp_fib_lookup(uint32_t ip)
+{
+	uint64_t nh = DP_NH_NONE;
+
+	rte_fib_lookup_bulk(dp_fib_active(), &ip, &nh, 1);
+	return nh;
+}
+
+uint64_t dp_fib_updates(void)
+{
+	return updates;
+}
+
+size_t dp_fib_memory(void)
+{
+	return memory;
+}

@@ -1,0 +1,53 @@
+/* What every graph node shares: packet metadata, port tables, and the enqueue helper. */
+#ifndef TERN_NODE_H
+#define TERN_NODE_H
+
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_graph.h>
+#include <rte_graph_worker.h>
+#include <rte_mbuf.h>
+#include <rte_mbuf_dyn.h>
+
+#include "dataplane/dp.h"
+#include "dataplane/nexthop.h"
+
+/* Set by ip4_lookup, read by ip4_forward and ip4_rewrite within the same graph walk. */
+extern int dp_meta_offset;
+
+static inline const struct dp_nexthop **dp_pkt_nh(struct rte_mbuf *m)
+{
+	return RTE_MBUF_DYNFIELD(m, dp_meta_offset, const struct dp_nexthop **);
+}
+
+/* ethdev port id -> dp port index, and each port's MAC: written before workers start. */
+extern uint16_t dp_port_index[RTE_MAX_ETHPORTS];
+extern struct rte_ether_addr dp_port_mac[DP_MAX_PORTS];
+
+int dp_node_meta_register(void);
+
+/*
+ * Hands a vector to its next nodes. odd is non-zero when some packet's next
+ * differs from common: the common case (all alike) moves the whole vector
+ * with no per-packet enqueue, the way DPDK's own ip4 nodes do.
+ */
+static inline void dp_node_dispatch(struct rte_graph *graph, struct rte_node *node, void **objs,
+				    const rte_edge_t *nexts, uint16_t nb, rte_edge_t common,
+				    uint16_t odd)
+{
+	uint16_t start = 0, i;
+
+	if (likely(odd == 0)) {
+		rte_node_next_stream_move(graph, node, common);
+		return;
+	}
+	for (i = 1; i <= nb; i++) {
+		if (i < nb && nexts[i] == nexts[start])
+			continue;
+		rte_node_enqueue(graph, node, nexts[start], &objs[start], i - start);
+		start = i;
+	}
+}
+
+#endif

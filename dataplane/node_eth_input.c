@@ -1,0 +1,64 @@
+/* eth_input: keeps frames for our MAC (or broadcast/multicast) and sorts them by ethertype. */
+#include <rte_ether.h>
+
+#include "dataplane/node.h"
+
+enum eth_input_next {
+	ETH_INPUT_NEXT_IP4_INPUT,
+	ETH_INPUT_NEXT_PUNT_ARP,
+	ETH_INPUT_NEXT_PUNT_NON_IP,
+	ETH_INPUT_NEXT_DROP_RUNT,
+	ETH_INPUT_NEXT_DROP_OTHER_HOST,
+	ETH_INPUT_NEXT_MAX,
+};
+
+uint16_t dp_port_index[RTE_MAX_ETHPORTS];
+struct rte_ether_addr dp_port_mac[DP_MAX_PORTS];
+
+static inline rte_edge_t eth_classify(struct rte_mbuf *m)
+{
+	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
+	const struct rte_ether_addr *own = &dp_port_mac[dp_port_index[m->port]];
+
+	if (unlikely(m->data_len < sizeof(*eth)))
+		return ETH_INPUT_NEXT_DROP_RUNT;
+	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, own) &&
+		     !rte_is_multicast_ether_addr(&eth->dst_addr)))
+		return ETH_INPUT_NEXT_DROP_OTHER_HOST;
+	m->l2_len = sizeof(*eth);
+	if (likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
+		return ETH_INPUT_NEXT_IP4_INPUT;
+	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP))
+		return ETH_INPUT_NEXT_PUNT_ARP;
+	return ETH_INPUT_NEXT_PUNT_NON_IP;
+}
+
+static uint16_t eth_input_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+				  uint16_t nb)
+{
+	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	uint16_t odd = 0, i;
+
+	for (i = 0; i < nb; i++) {
+		if (i + 2 < nb)
+			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
+		nexts[i] = eth_classify(objs[i]);
+		odd |= nexts[i] ^ ETH_INPUT_NEXT_IP4_INPUT;
+	}
+	dp_node_dispatch(graph, node, objs, nexts, nb, ETH_INPUT_NEXT_IP4_INPUT, odd);
+	return nb;
+}
+
+static struct rte_node_register eth_input_node = {
+	.name = "eth_input",
+	.process = eth_input_process,
+	.nb_edges = ETH_INPUT_NEXT_MAX,
+	.next_nodes = {
+		[ETH_INPUT_NEXT_IP4_INPUT] = "ip4_input",
+		[ETH_INPUT_NEXT_PUNT_ARP] = "punt_arp",
+		[ETH_INPUT_NEXT_PUNT_NON_IP] = "punt_non_ip",
+		[ETH_INPUT_NEXT_DROP_RUNT] = "drop_runt",
+		[ETH_INPUT_NEXT_DROP_OTHER_HOST] = "drop_other_host",
+	},
+};
+RTE_NODE_REGISTER(eth_input_node);

@@ -1,0 +1,82 @@
+/* ip4_lookup: one bulk FIB lookup per vector; the nexthop's kind decides each packet's fate. */
+#include <rte_fib.h>
+
+#include "dataplane/ecmp.h"
+#include "dataplane/fib.h"
+#include "dataplane/node.h"
+
+enum ip4_lookup_next {
+	IP4_LOOKUP_NEXT_FORWARD,
+	IP4_LOOKUP_NEXT_PUNT_LOCAL,
+	IP4_LOOKUP_NEXT_PUNT_UNRESOLVED,
+	IP4_LOOKUP_NEXT_DROP_NO_ROUTE,
+	IP4_LOOKUP_NEXT_DROP_BLACKHOLE,
+	IP4_LOOKUP_NEXT_DROP_UNREACHABLE,
+	IP4_LOOKUP_NEXT_DROP_PROHIBIT,
+	IP4_LOOKUP_NEXT_MAX,
+};
+
+static const rte_edge_t kind_edge[DP_NH_KIND_MAX] = {
+	[DP_NH_NOROUTE] = IP4_LOOKUP_NEXT_DROP_NO_ROUTE,
+	[DP_NH_FORWARD] = IP4_LOOKUP_NEXT_FORWARD,
+	[DP_NH_LOCAL] = IP4_LOOKUP_NEXT_PUNT_LOCAL,
+	[DP_NH_UNRESOLVED] = IP4_LOOKUP_NEXT_PUNT_UNRESOLVED,
+	[DP_NH_BLACKHOLE] = IP4_LOOKUP_NEXT_DROP_BLACKHOLE,
+	[DP_NH_UNREACHABLE] = IP4_LOOKUP_NEXT_DROP_UNREACHABLE,
+	[DP_NH_PROHIBIT] = IP4_LOOKUP_NEXT_DROP_PROHIBIT,
+	[DP_NH_GROUP] = IP4_LOOKUP_NEXT_DROP_NO_ROUTE,	/* a group inside a group: refused */
+};
+
+static inline const struct dp_nexthop *ecmp_member(const struct dp_nexthop *g,
+						   const struct rte_ipv4_hdr *ip)
+{
+	return dp_nh_get(g->members[ecmp_pick(ecmp_flow_hash(ip), g->nb_members)]);
+}
+
+static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+				   uint16_t nb)
+{
+	struct rte_fib *fib = dp_fib_active();
+	uint32_t dst[RTE_GRAPH_BURST_SIZE];
+	uint64_t nh_id[RTE_GRAPH_BURST_SIZE];
+	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	uint16_t odd = 0, i;
+
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+		const struct rte_ipv4_hdr *ip =
+			rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, m->l2_len);
+
+		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
+	}
+	rte_fib_lookup_bulk(fib, dst, nh_id, nb);
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+		const struct dp_nexthop *nh = dp_nh_get(nh_id[i]);
+
+		if (unlikely(nh->kind == DP_NH_GROUP))
+			nh = ecmp_member(nh, rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+								   m->l2_len));
+		*dp_pkt_nh(m) = nh;
+		nexts[i] = kind_edge[nh->kind];
+		odd |= nexts[i] ^ IP4_LOOKUP_NEXT_FORWARD;
+	}
+	dp_node_dispatch(graph, node, objs, nexts, nb, IP4_LOOKUP_NEXT_FORWARD, odd);
+	return nb;
+}
+
+static struct rte_node_register ip4_lookup_node = {
+	.name = "ip4_lookup",
+	.process = ip4_lookup_process,
+	.nb_edges = IP4_LOOKUP_NEXT_MAX,
+	.next_nodes = {
+		[IP4_LOOKUP_NEXT_FORWARD] = "ip4_forward",
+		[IP4_LOOKUP_NEXT_PUNT_LOCAL] = "punt_local",
+		[IP4_LOOKUP_NEXT_PUNT_UNRESOLVED] = "punt_unresolved",
+		[IP4_LOOKUP_NEXT_DROP_NO_ROUTE] = "drop_no_route",
+		[IP4_LOOKUP_NEXT_DROP_BLACKHOLE] = "drop_blackhole",
+		[IP4_LOOKUP_NEXT_DROP_UNREACHABLE] = "drop_unreachable",
+		[IP4_LOOKUP_NEXT_DROP_PROHIBIT] = "drop_prohibit",
+	},
+};
+RTE_NODE_REGISTER(ip4_lookup_node);

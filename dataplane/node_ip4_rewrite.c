@@ -1,0 +1,47 @@
+/* ip4_rewrite: writes the nexthop's Ethernet header; edge i leads to port i's port_tx. */
+#include <rte_errno.h>
+
+#include "dataplane/node.h"
+
+int dp_meta_offset = -1;
+
+static uint16_t ip4_rewrite_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+				    uint16_t nb)
+{
+	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	rte_edge_t common = (*dp_pkt_nh(objs[0]))->port;
+	uint16_t odd = 0, i;
+
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+		const struct dp_nexthop *nh = *dp_pkt_nh(m);
+
+		if (i + 2 < nb)
+			rte_prefetch0(*dp_pkt_nh((struct rte_mbuf *)objs[i + 2]));
+		rte_memcpy(rte_pktmbuf_mtod(m, void *), &nh->eth, sizeof(nh->eth));
+		nexts[i] = nh->port;
+		odd |= nexts[i] ^ common;
+	}
+	dp_node_dispatch(graph, node, objs, nexts, nb, common, odd);
+	return nb;
+}
+
+/* Edges are added at start, one per port (dp_node_port_tx_clone). */
+static struct rte_node_register ip4_rewrite_node = {
+	.name = "ip4_rewrite",
+	.process = ip4_rewrite_process,
+	.nb_edges = 0,
+};
+RTE_NODE_REGISTER(ip4_rewrite_node);
+
+int dp_node_meta_register(void)
+{
+	static const struct rte_mbuf_dynfield desc = {
+		.name = "tern_nexthop",
+		.size = sizeof(struct dp_nexthop *),
+		.align = __alignof__(struct dp_nexthop *),
+	};
+
+	dp_meta_offset = rte_mbuf_dynfield_register(&desc);
+	return dp_meta_offset < 0 ? -rte_errno : 0;
+}

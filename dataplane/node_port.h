@@ -1,0 +1,17 @@
+/* Cloning the per-port source and sink nodes before graphs are created. */
+#ifndef TERN_NODE_PORT_H
+#define TERN_NODE_PORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DP_NODE_CLONES_MAX 1024
+
+/* Clones port_rx for (port, queue); name receives the clone's node name. */
+int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, char *name, size_t len);
+/* Clones port_tx for a port and wires it as ip4_rewrite's edge (port index). */
+int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id);
+/* Packets port_tx could not send on a port, summed over workers. */
+uint64_t dp_node_port_tx_drops(uint16_t port_index);
+
+#endif

@@ -1,0 +1,82 @@
+/* port_rx: a source node, one clone per (port, rx queue), that bursts packets into the graph. */
+#include <rte_ethdev.h>
+
+#include "dataplane/node.h"
+#include "dataplane/node_port.h"
+
+enum port_rx_next {
+	PORT_RX_NEXT_ETH_INPUT,
+	PORT_RX_NEXT_MAX,
+};
+
+struct port_rx_ctx {
+	uint16_t port_id;
+	uint16_t queue;
+};
+
+static struct port_rx_ctx clone_ctx[DP_NODE_CLONES_MAX];
+static rte_node_t clone_id[DP_NODE_CLONES_MAX];
+static unsigned int nb_clones;
+
+static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+				uint16_t nb)
+{
+	const struct port_rx_ctx *ctx = (const struct port_rx_ctx *)node->ctx;
+	uint16_t n;
+
+	(void)objs;
+	(void)nb;
+	n = rte_eth_rx_burst(ctx->port_id, ctx->queue, (struct rte_mbuf **)node->objs, DP_BURST);
+	if (n == 0)
+		return 0;
+	node->idx = n;
+	rte_node_next_stream_move(graph, node, PORT_RX_NEXT_ETH_INPUT);
+	return n;
+}
+
+static int port_rx_init(const struct rte_graph *graph, struct rte_node *node)
+{
+	unsigned int i;
+
+	(void)graph;
+	for (i = 0; i < nb_clones; i++) {
+		if (clone_id[i] == node->id) {
+			memcpy(node->ctx, &clone_ctx[i], sizeof(clone_ctx[i]));
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static struct rte_node_register port_rx_node = {
+	.name = "port_rx",
+	.flags = RTE_NODE_SOURCE_F,
+	.process = port_rx_process,
+	.init = port_rx_init,
+	.nb_edges = PORT_RX_NEXT_MAX,
+	.next_nodes = {
+		[PORT_RX_NEXT_ETH_INPUT] = "eth_input",
+	},
+};
+RTE_NODE_REGISTER(port_rx_node);
+
+int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, char *name, size_t len)
+{
+	char suffix[16];
+	rte_node_t id;
+
+	if (nb_clones == DP_NODE_CLONES_MAX)
+		return -ENOSPC;
+	snprintf(suffix, sizeof(suffix), "%u-%u", port_id, queue);
+	snprintf(name, len, "port_rx-%s", suffix);
+	id = rte_node_from_name(name);
+	if (id == RTE_NODE_ID_INVALID)
+		id = rte_node_clone(port_rx_node.id, suffix);
+	if (id == RTE_NODE_ID_INVALID)
+		return -EINVAL;
+	clone_id[nb_clones] = id;
+	clone_ctx[nb_clones].port_id = port_id;
+	clone_ctx[nb_clones].queue = queue;
+	nb_clones++;
+	return 0;
+}

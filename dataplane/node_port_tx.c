@@ -1,0 +1,99 @@
+/* port_tx: a sink node, one clone per port, sending on the walking worker's own tx queue. */
+#include <rte_ethdev.h>
+
+#include "dataplane/node.h"
+#include "dataplane/node_port.h"
+
+struct port_tx_ctx {
+	uint16_t port_id;
+	uint16_t queue;
+	uint32_t pad;
+	uint64_t drops;		/* written by this worker only */
+};
+
+static rte_node_t tx_clone_id[DP_MAX_PORTS];
+static uint16_t tx_clone_port_id[DP_MAX_PORTS];
+
+static uint16_t port_tx_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+				uint16_t nb)
+{
+	struct port_tx_ctx *ctx = (struct port_tx_ctx *)node->ctx;
+	uint16_t sent = 0;
+	int tries = 4;
+
+	(void)graph;
+	while (sent < nb && tries-- > 0)
+		sent += rte_eth_tx_burst(ctx->port_id, ctx->queue,
+					 (struct rte_mbuf **)objs + sent, nb - sent);
+	if (unlikely(sent < nb)) {
+		ctx->drops += nb - sent;
+		rte_pktmbuf_free_bulk((struct rte_mbuf **)objs + sent, nb - sent);
+	}
+	return nb;
+}
+
+static int port_tx_init(const struct rte_graph *graph, struct rte_node *node)
+{
+	struct port_tx_ctx *ctx = (struct port_tx_ctx *)node->ctx;
+	unsigned int i;
+
+	for (i = 0; i < DP_MAX_PORTS; i++) {
+		if (tx_clone_id[i] == node->id && node->id != 0) {
+			ctx->port_id = tx_clone_port_id[i];
+			/* graphs are created in worker order: graph id = worker index = tx queue */
+			ctx->queue = graph->id;
+			ctx->drops = 0;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static struct rte_node_register port_tx_node = {
+	.name = "port_tx",
+	.process = port_tx_process,
+	.init = port_tx_init,
+	.nb_edges = 0,
+};
+RTE_NODE_REGISTER(port_tx_node);
+
+int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id)
+{
+	char suffix[16], name[RTE_NODE_NAMESIZE];
+	const char *edge = name;
+	rte_node_t id, rewrite;
+
+	snprintf(suffix, sizeof(suffix), "%u", port_index);
+	snprintf(name, sizeof(name), "port_tx-%s", suffix);
+	id = rte_node_from_name(name);
+	if (id == RTE_NODE_ID_INVALID)
+		id = rte_node_clone(port_tx_node.id, suffix);
+	if (id == RTE_NODE_ID_INVALID)
+		return -EINVAL;
+	tx_clone_id[port_index] = id;
+	tx_clone_port_id[port_index] = port_id;
+	rewrite = rte_node_from_name("ip4_rewrite");
+	if (rewrite == RTE_NODE_ID_INVALID)
+		return -ENOENT;
+	/* ip4_rewrite's edge number i is port index i */
+	if (rte_node_edge_update(rewrite, port_index, &edge, 1) == 0)
+		return -EINVAL;
+	return 0;
+}
+
+uint64_t dp_node_port_tx_drops(uint16_t port_index)
+{
+	uint64_t sum = 0;
+	unsigned int w;
+
+	for (w = 0; w < dp.nb_workers; w++) {
+		struct rte_node *n;
+
+		if (dp.workers[w].graph == NULL)
+			continue;
+		n = rte_graph_node_get(dp.workers[w].graph_id, tx_clone_id[port_index]);
+		if (n != NULL)
+			sum += ((struct port_tx_ctx *)n->ctx)->drops;
+	}
+	return sum;
+}

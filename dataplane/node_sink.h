@@ -1,0 +1,39 @@
+/* The drop and punt reasons: each is a graph node of the same name. */
+#ifndef TERN_NODE_SINK_H
+#define TERN_NODE_SINK_H
+
+#define DP_DROP_REASONS(X)                                                          \
+	X(drop_runt, "frame shorter than an Ethernet header")                      \
+	X(drop_other_host, "frame for another host's MAC")                         \
+	X(drop_ip_truncated, "frame shorter than an IPv4 header")                  \
+	X(drop_ip_version, "IP version is not 4")                                  \
+	X(drop_ip_ihl, "IHL below 5 or past the frame")                            \
+	X(drop_ip_length, "IP total length below the header or past the frame")    \
+	X(drop_ip_checksum, "bad IPv4 header checksum")                            \
+	X(drop_martian_src, "martian source (0/8, 127/8, multicast, 240/4)")       \
+	X(drop_martian_dst, "martian destination (0/8, 127/8)")                    \
+	X(drop_no_route, "no route to the destination")                            \
+	X(drop_blackhole, "blackhole route")                                       \
+	X(drop_unreachable, "unreachable route")                                   \
+	X(drop_prohibit, "prohibit route")                                         \
+	X(drop_ttl_exceeded, "TTL expired in transit")                             \
+	X(drop_mtu_exceeded, "larger than the egress MTU with DF set")
+
+#define DP_PUNT_REASONS(X)                                                          \
+	X(punt_arp, "ARP")                                                         \
+	X(punt_non_ip, "not IPv4 nor ARP")                                         \
+	X(punt_ip_options, "IPv4 options")                                         \
+	X(punt_mcast, "multicast or broadcast destination")                        \
+	X(punt_local, "addressed to the router")                                   \
+	X(punt_unresolved, "next hop's MAC not yet resolved")                      \
+	X(punt_fragment, "larger than the egress MTU, to be fragmented")
+
+struct dp_sink_info {
+	const char *node;
+	const char *description;
+};
+
+extern const struct dp_sink_info dp_drop_reasons[];
+extern const struct dp_sink_info dp_punt_reasons[];
+
+#endif

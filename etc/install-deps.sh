@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs exactly the Debian packages tern needs to build, run and test.
+# --check only reports (exit 1) whether any is missing.
+set -e
+PKGS="build-essential pkg-config libdpdk-dev dpdk dpdk-dev dpdk-doc libmnl-dev
+libreadline-dev libsqlite3-dev libcmocka-dev python3-scapy tcpdump iproute2
+iputils-ping traceroute tmux procps"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+	[ "$1" = "--check" ] || echo "deps: all packages present"
+	exit 0
+fi
+[ "$1" = "--check" ] && { echo "deps: missing:$missing"; exit 1; }
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: packages missing:$missing; run 'make deps' as root to install them" >&2
+	exit 1
+fi
+echo "deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends $missing
