@@ -47,16 +47,20 @@ $(BUILD)/obj/%.o: %.c
 	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/ternd: $(TERND_OBJ)
-	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/tern: $(TERN_OBJ)
-	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/tern-bench: $(BENCH_OBJ)
-	$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
 
 # Unit tests link every non-main object, so a test reaches any unit it needs.
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+	@echo "  TEST    $@"
+	@$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 

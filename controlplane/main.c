@@ -1,6 +1,7 @@
 /* ternd: reads its configuration, starts EAL, ports and workers, and serves the control loop. */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,17 +53,20 @@ static void on_signal(struct ev_handler *h, uint32_t events)
 	ev_stop();
 }
 
-static int signals_setup(void)
+static void signals_block(sigset_t *set)
 {
-	sigset_t set;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) < 0)
-		return -errno;
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+	/* before EAL starts its threads, so that they inherit the mask and only
+	 * the control loop's signalfd sees these signals */
+	pthread_sigmask(SIG_BLOCK, set, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+static int signals_setup(sigset_t set)
+{
 	sig_handler.fd = signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
 	sig_handler.cb = on_signal;
 	if (sig_handler.fd < 0)
@@ -171,6 +175,7 @@ int main(int argc, char **argv)
 	struct tern_eal_args eal;
 	bool check_only = false;
 	char err[512] = "";
+	sigset_t sigs;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "f:nVh", opts, NULL)) != -1) {
@@ -196,6 +201,7 @@ int main(int argc, char **argv)
 		printf("ternd: %s: valid (%u ports, %u workers)\n", path, cfg.nb_ports, cfg.nb_workers);
 		return 0;
 	}
+	signals_block(&sigs);
 	rc = rte_eal_init(eal.argc, eal.argv);
 	if (rc < 0) {
 		fprintf(stderr, "ternd: EAL initialisation failed: %s (arguments from [eal] args and the ports)\n",
@@ -203,7 +209,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	tern_log_init();
-	if ((rc = ev_init()) < 0 || (rc = signals_setup()) < 0 || (rc = cmd_init()) < 0) {
+	if ((rc = ev_init()) < 0 || (rc = signals_setup(sigs)) < 0 || (rc = cmd_init()) < 0) {
 		fprintf(stderr, "ternd: cannot set up the control loop: %s\n", strerror(-rc));
 		rte_eal_cleanup();
 		return 1;

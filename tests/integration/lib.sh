@@ -1,0 +1,123 @@
+# Shared by the integration tests: namespaces, a ternd inside one, hosts behind its TAP ports,
+# and a cleanup that runs however the test ends. Source it, then call tern_test_begin NAME.
+set -u
+TERN_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+TERN_BUILD=${TERN_BUILD:-$TERN_ROOT/build}
+TERND=$TERN_BUILD/ternd
+TERN=$TERN_BUILD/tern
+T_NS=()
+T_PIDS=()
+T_DIR=
+T_NAME=
+T_FAILS=0
+
+tern_test_begin() {	# NAME
+	T_NAME=$1
+	T_DIR=$(mktemp -d "/tmp/tern-$T_NAME-XXXXXX")
+	T_ID="t$$"
+	trap tern_test_cleanup EXIT
+	trap 'exit 130' INT TERM
+}
+
+tern_test_cleanup() {
+	local rc=$? pid ns
+	for pid in "${T_PIDS[@]}"; do
+		kill -TERM "$pid" 2>/dev/null
+	done
+	for pid in "${T_PIDS[@]}"; do
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$pid" 2>/dev/null
+	done
+	for ns in "${T_NS[@]}"; do
+		ip netns pids "$ns" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+		ip netns del "$ns" 2>/dev/null
+	done
+	rm -rf "/var/run/dpdk/$T_ID" 2>/dev/null
+	if [ $rc -ne 0 ] && [ -f "$T_DIR/ternd.log" ]; then
+		echo "--- ternd log:"; tail -n 30 "$T_DIR/ternd.log"
+	fi
+	rm -rf "$T_DIR"
+	exit $rc
+}
+
+netns_add() {	# NAME -> creates it, registers it for cleanup
+	ip netns add "$1" || { echo "cannot create namespace $1"; exit 1; }
+	T_NS+=("$1")
+	ip -n "$1" link set lo up
+}
+
+say() { printf '  %s\n' "$*"; }
+fail() { printf '  FAIL: %s\n' "$*"; T_FAILS=$((T_FAILS + 1)); }
+check() {	# DESCRIPTION COMMAND... : passes when the command succeeds
+	local what=$1; shift
+	if "$@"; then say "ok: $what"; else fail "$what"; fi
+}
+tern_test_end() {
+	[ $T_FAILS -eq 0 ] || { echo "  $T_FAILS check(s) failed"; exit 1; }
+}
+
+# Writes a ternd.conf with N net_tap ports (tap names ${T_ID}p0...) and one worker on lcore 1.
+write_tap_config() {	# NPORTS [extra lines]
+	local n=$1 i rx=""
+	T_CONF=$T_DIR/ternd.conf
+	T_SOCK=$T_DIR/ternd.sock
+	{
+		echo "[eal]"
+		echo "args = --no-huge -m 600 --file-prefix $T_ID --log-level=*:notice"
+		for ((i = 0; i < n; i++)); do
+			echo "[port ${T_ID}p$i]"
+			echo "dev = net_tap$i,iface=${T_ID}p$i"
+			rx="$rx ${T_ID}p$i:0"
+		done
+		echo "[worker 1]"
+		echo "rx =$rx"
+		echo "[mempool]"
+		echo "mbufs = 8192"
+		echo "[fib]"
+		echo "routes = 65536"
+		echo "[api]"
+		echo "socket = $T_SOCK"
+		[ $# -gt 1 ] && echo "$2"
+	} > "$T_CONF"
+}
+
+start_ternd() {	# NAMESPACE : starts ternd with $T_CONF inside it, waits for its socket
+	local ns=$1
+	ip netns exec "$ns" "$TERND" -f "$T_CONF" > "$T_DIR/ternd.log" 2>&1 &
+	T_TERND_PID=$!
+	T_PIDS+=("$T_TERND_PID")
+	for _ in $(seq 100); do
+		[ -S "$T_SOCK" ] && "$TERN" -s "$T_SOCK" -c "show version" >/dev/null 2>&1 && return 0
+		kill -0 "$T_TERND_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	echo "ternd did not come up"; cat "$T_DIR/ternd.log"; exit 1
+}
+
+stop_ternd() {	# -> exit status of ternd
+	kill -TERM "$T_TERND_PID"
+	wait "$T_TERND_PID"
+}
+
+tern_cli() { "$TERN" -s "$T_SOCK" "$@"; }
+
+# Moves a port's kernel side into a new host namespace and gives it an address and a gateway.
+# The TAP starts with the port's own MAC: the host gets its own (02:00:00:00:00:NN).
+T_HOSTS=0
+make_host() {	# ROUTER_NS PORT HOST_NS ADDR/LEN GATEWAY
+	local rns=$1 port=$2 hns=$3 addr=$4 gw=$5
+	netns_add "$hns"
+	T_HOSTS=$((T_HOSTS + 1))
+	ip -n "$rns" link set "$port" netns "$hns" || { echo "cannot move $port"; exit 1; }
+	ip -n "$hns" link set "$port" address "$(printf '02:00:00:00:00:%02x' $T_HOSTS)"
+	ip -n "$hns" addr add "$addr" dev "$port"
+	ip -n "$hns" link set "$port" up
+	ip -n "$hns" route add default via "$gw"
+}
+
+host_mac() { ip -n "$1" -j link show "$2" | json_field 'j[0]["address"]'; }
+# The MAC of a port, as ternd reports it.
+port_mac() { tern_cli --json -c "show interfaces $1" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["interfaces"][0]["mac"].lower())'; }
+json_field() {	# PYTHON-EXPR over the parsed JSON "j"
+	/usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"
+}

@@ -1,0 +1,49 @@
+#!/bin/bash
+# A malformed ternd.conf gets one precise line on stderr, exit status 2, and nothing starts.
+. "$(dirname "$0")/lib.sh"
+tern_test_begin config-errors
+
+expect_error() {	# DESCRIPTION EXPECTED-SUBSTRING CONFIG-TEXT
+	local what=$1 expect=$2 out rc
+	printf '%s\n' "$3" > "$T_DIR/bad.conf"
+	out=$("$TERND" -f "$T_DIR/bad.conf" 2>&1)
+	rc=$?
+	if [ $rc -ne 2 ]; then fail "$what: exit $rc, expected 2 ($out)"; return; fi
+	if [ "$(printf '%s\n' "$out" | wc -l)" -ne 1 ]; then fail "$what: more than one line: $out"; return; fi
+	case "$out" in
+	*"$expect"*) say "ok: $what -> $out" ;;
+	*) fail "$what: '$out' does not say '$expect'" ;;
+	esac
+}
+
+base='[port dp0]
+dev = net_null0
+[worker 1]
+rx = dp0:0'
+
+expect_error "unknown key" "[port dp1] unknown key 'speed'" "$base
+[port dp1]
+dev = net_null1
+speed = 10G"
+expect_error "bad number" "[port dp0] mtu = 'big': expected an integer from 68 to 9216" "[port dp0]
+dev = net_null0
+mtu = big
+[worker 1]
+rx = dp0:0"
+expect_error "unknown port in rx" "[worker 1] rx: port 'dp9' is not defined; known: dp0" "[port dp0]
+dev = net_null0
+[worker 1]
+rx = dp9:0"
+expect_error "syntax" "line 2: 'dev net_null0': expected 'key = value'" "[port dp0]
+dev net_null0"
+expect_error "no worker" "no [worker N] section" "[port dp0]
+dev = net_null0"
+"$TERND" -f /nonexistent/ternd.conf >/dev/null 2>&1; rc=$?
+check "a missing file exits 2" [ $rc -eq 2 ]
+out=$("$TERND" --bogus 2>&1); rc=$?
+check "an unknown option exits 2" [ $rc -eq 2 ]
+
+printf '%s\n' "$base" > "$T_DIR/good.conf"
+out=$("$TERND" --check-config -f "$T_DIR/good.conf" 2>&1); rc=$?
+check "--check-config accepts a valid file ($out)" [ $rc -eq 0 ]
+tern_test_end

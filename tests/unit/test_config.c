@@ -1,0 +1,168 @@
+/* ternd.conf parsing: a good file loads whole; each mistake gets its one precise sentence. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "controlplane/config.h"
+#include "controlplane/eal_args.h"
+
+static const char *const good =
+	"# two memif ports, one worker\n"
+	"[eal]\n"
+	"args = --no-huge -m 512\n"
+	"[port dp0]\n"
+	"dev = net_memif0,role=server,socket=/run/tern/m0.sock\n"
+	"mtu = 9000\n"
+	"mac = 02:00:00:00:00:01\n"
+	"[port dp1]\n"
+	"dev = net_memif1,role=server\n"
+	"rxq = 2\n"
+	"[worker 1]\n"
+	"rx = dp0:0 dp1:0 dp1:1\n"
+	"[api]\n"
+	"socket = /tmp/t.sock\n"
+	"[fib]\n"
+	"routes = 65536\n";
+
+static struct tern_config cfg;
+static char err[512];
+
+static int load(const char *text)
+{
+	char path[] = "/tmp/tern-test-config-XXXXXX";
+	int fd = mkstemp(path), rc;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	err[0] = '\0';
+	rc = tern_config_load(path, &cfg, err, sizeof(err));
+	unlink(path);
+	return rc;
+}
+
+/* Replaces the first occurrence of from in the good file with to, and loads it. */
+static int load_with(const char *from, const char *to)
+{
+	char text[2048];
+	const char *at = strstr(good, from);
+
+	assert_non_null(at);
+	snprintf(text, sizeof(text), "%.*s%s%s", (int)(at - good), good, to, at + strlen(from));
+	return load(text);
+}
+
+static void assert_error(const char *from, const char *to, const char *expect)
+{
+	assert_true(load_with(from, to) < 0);
+	if (strstr(err, expect) == NULL)
+		fail_msg("error '%s' does not say '%s'", err, expect);
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_config_good_file_loads(void **state)
+{
+	(void)state;
+	assert_int_equal(load(good), 0);
+	assert_int_equal(cfg.nb_ports, 2);
+	assert_string_equal(cfg.ports[0].name, "dp0");
+	assert_string_equal(cfg.ports[0].dev, "net_memif0,role=server,socket=/run/tern/m0.sock");
+	assert_false(cfg.ports[0].is_pci);
+	assert_int_equal(cfg.ports[0].mtu, 9000);
+	assert_true(cfg.ports[0].has_mac);
+	assert_int_equal(cfg.ports[0].mac[5], 1);
+	assert_int_equal(cfg.ports[1].rxq, 2);
+	assert_int_equal(cfg.ports[1].txq, 2);	/* one worker + exception path */
+	assert_int_equal(cfg.nb_workers, 1);
+	assert_int_equal(cfg.workers[0].lcore, 1);
+	assert_int_equal(cfg.workers[0].nb_rx, 3);
+	assert_int_equal(cfg.workers[0].rx[2].port, 1);
+	assert_int_equal(cfg.workers[0].rx[2].queue, 1);
+	assert_string_equal(cfg.api_socket, "/tmp/t.sock");
+	assert_int_equal(cfg.fib_routes, 65536);
+}
+
+static void test_config_errors_name_section_key_and_expectation(void **state)
+{
+	(void)state;
+	assert_error("mtu = 9000", "mtu = 20", "[port dp0] mtu = '20': expected an integer from 68 to 9216");
+	assert_error("rxq = 2", "rxq = two", "[port dp1] rxq = 'two': expected an integer from 1 to 16");
+	assert_error("mac = 02:00:00:00:00:01", "mac = 01:00:00:00:00:01", "[port dp0] mac = '01:00:00:00:00:01': expected a unicast MAC");
+	assert_error("rx = dp0:0 dp1:0 dp1:1", "rx = dp0:0 dp7:0", "[worker 1] rx: port 'dp7' is not defined; known: dp0, dp1");
+	assert_error("rx = dp0:0 dp1:0 dp1:1", "rx = dp0:0 dp1:0 dp1:5", "port dp1 has 2 rx queue(s); expected a queue from 0 to 1");
+	assert_error("rx = dp0:0 dp1:0 dp1:1", "rx = dp0:0 dp1:0", "[port dp1]: rx queue 1 is polled by no worker");
+	assert_error("rx = dp0:0 dp1:0 dp1:1", "rx = dp0:0 dp1:0 dp1:1 dp0:0", "dp0:0 is already polled by worker 1");
+	assert_error("[worker 1]", "[worker 0]", "[worker 0]: lcore 0 is the main (control) lcore");
+	assert_error("[worker 1]", "[worker x]", "expected [worker N] with N an lcore number");
+	assert_error("dev = net_memif1,role=server", "dev = eth0", "[port dp1] dev = 'eth0': expected a PCI address");
+	assert_error("dev = net_memif1,role=server\n", "", "[port dp1] dev: missing");
+	assert_error("[fib]", "[fibs]", "[fibs]: unknown section");
+	assert_error("routes = 65536", "route = 65536", "[fib] unknown key 'route'");
+	assert_error("[api]", "[api", "line 13: '[api': expected a section header");
+	assert_error("socket = /tmp/t.sock", "socket /tmp/t.sock", "line 14: 'socket /tmp/t.sock': expected 'key = value'");
+	assert_error("[port dp1]", "[port dp0]", "[port dp0]: port 'dp0' is defined twice");
+}
+
+static void test_config_missing_file(void **state)
+{
+	(void)state;
+	assert_true(tern_config_load("/nonexistent/ternd.conf", &cfg, err, sizeof(err)) < 0);
+	assert_string_equal(err, "/nonexistent/ternd.conf: cannot open: No such file or directory");
+}
+
+static void test_config_pci_device_detected(void **state)
+{
+	(void)state;
+	assert_int_equal(load_with("dev = net_memif1,role=server", "dev = 0000:03:00.1"), 0);
+	assert_true(cfg.ports[1].is_pci);
+}
+
+static bool has(const struct tern_eal_args *a, const char *opt, const char *val)
+{
+	int i;
+
+	for (i = 0; i + 1 < a->argc; i++)
+		if (strcmp(a->argv[i], opt) == 0 && (val == NULL || strcmp(a->argv[i + 1], val) == 0))
+			return true;
+	return val == NULL && a->argc > 0 && strcmp(a->argv[a->argc - 1], opt) == 0;
+}
+
+static void test_eal_args_never_probe_pci_unless_asked(void **state)
+{
+	struct tern_eal_args a;
+
+	(void)state;
+	assert_int_equal(load(good), 0);
+	assert_int_equal(tern_eal_args_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_string_equal(a.argv[0], "ternd");
+	assert_true(has(&a, "--no-huge", NULL));
+	assert_true(has(&a, "-l", "0,1"));
+	assert_true(has(&a, "--no-pci", NULL));
+	assert_true(has(&a, "--vdev", "net_memif0,role=server,socket=/run/tern/m0.sock"));
+	assert_true(has(&a, "--file-prefix", "tern"));
+	assert_null(a.argv[a.argc]);
+
+	assert_int_equal(load_with("dev = net_memif1,role=server", "dev = 0000:03:00.1"), 0);
+	assert_int_equal(tern_eal_args_build(&cfg, &a, err, sizeof(err)), 0);
+	assert_false(has(&a, "--no-pci", NULL));
+	assert_true(has(&a, "-a", "0000:03:00.1"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_good_file_loads),
+		cmocka_unit_test(test_config_errors_name_section_key_and_expectation),
+		cmocka_unit_test(test_config_missing_file),
+		cmocka_unit_test(test_config_pci_device_detected),
+		cmocka_unit_test(test_eal_args_never_probe_pci_unless_asked),
+	};
+	return cmocka_run_group_tests_name("config", tests, NULL, NULL);
+}

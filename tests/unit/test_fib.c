@@ -1,0 +1,130 @@
+/* FIB and nexthop update safety: a worker reading during updates never sees a gap or a torn entry. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "dataplane/fib.h"
+#include "dataplane/nexthop.h"
+#include "dataplane/rcu.h"
+
+#define NET 0xc6120000u		/* 198.18.0.0/15 */
+
+static volatile bool stop;
+static uint64_t reads, gaps, torn;
+
+static int reader(void *arg)
+{
+	uint32_t ips[64];
+	uint64_t nh[64];
+	unsigned int i;
+
+	(void)arg;
+	for (i = 0; i < 64; i++)
+		ips[i] = NET + 0x0500 + i * 4;	/* inside the /28 and /24 that come and go */
+	rte_rcu_qsbr_thread_register(dp_rcu, 0);
+	rte_rcu_qsbr_thread_online(dp_rcu, 0);
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		rte_fib_lookup_bulk(dp_fib_active(), ips, nh, 64);
+		for (i = 0; i < 64; i++) {
+			const struct dp_nexthop *n = dp_nh_get(nh[i]);
+
+			if (nh[i] == DP_NH_NONE || n->kind != DP_NH_FORWARD)
+				gaps++;
+			else if (n->port != n->mtu || n->gw != rte_cpu_to_be_32(n->port))
+				torn++;
+		}
+		reads += 64;
+		rte_rcu_qsbr_quiescent(dp_rcu, 0);
+	}
+	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
+	rte_rcu_qsbr_thread_unregister(dp_rcu, 0);
+	return 0;
+}
+
+static void set_nh(uint32_t id, uint16_t v)
+{
+	struct dp_nexthop nh = { .kind = DP_NH_FORWARD, .port = v, .mtu = v,
+				 .gw = rte_cpu_to_be_32(v) };
+
+	assert_int_equal(dp_nh_set(id, &nh, NULL), 0);
+}
+
+static void test_fib_lookup_answers_longest_prefix(void **state)
+{
+	(void)state;
+	assert_int_equal(dp_fib_add(NET, 15, 1), 0);
+	assert_int_equal(dp_fib_add(NET + 0x0500, 24, 2), 0);
+	assert_int_equal(dp_fib_add(NET + 0x0510, 28, 3), 0);
+	assert_int_equal(dp_fib_lookup(NET + 1), 1);
+	assert_int_equal(dp_fib_lookup(NET + 0x0501), 2);
+	assert_int_equal(dp_fib_lookup(NET + 0x0511), 3);
+	assert_int_equal(dp_fib_lookup(0x0a000001), DP_NH_NONE);
+	assert_int_equal(dp_fib_del(NET + 0x0510, 28), 0);
+	assert_int_equal(dp_fib_lookup(NET + 0x0511), 2);
+	/* both copies hold the same table after every update */
+	assert_int_equal(dp_fib_lookup(NET + 0x0511), 2);
+	assert_int_equal(dp_fib_del(NET + 0x0500, 24), 0);
+	assert_int_equal(dp_fib_lookup(NET + 0x0511), 1);
+}
+
+static void test_fib_updates_never_expose_a_gap_or_torn_nexthop(void **state)
+{
+	unsigned int i, lcore = rte_get_next_lcore(-1, 1, 0);
+	struct dp_fib_op batch[2];
+
+	(void)state;
+	set_nh(1, 1);
+	set_nh(2, 2);
+	set_nh(3, 3);
+	assert_int_equal(dp_fib_add(NET, 15, 1), 0);
+	stop = false;
+	assert_int_equal(rte_eal_remote_launch(reader, NULL, lcore), 0);
+	for (i = 0; i < 4000; i++) {
+		/* tbl8 groups allocated and freed under the reader's feet */
+		assert_int_equal(dp_fib_add(NET + 0x0510, 28, 3), 0);
+		batch[0] = (struct dp_fib_op){ .prefix = NET + 0x0500, .depth = 24, .nh = 2 };
+		batch[1] = (struct dp_fib_op){ .prefix = NET + 0x0510, .depth = 28, .del = 1 };
+		assert_int_equal(dp_fib_apply(batch, 2), 0);
+		assert_int_equal(dp_fib_del(NET + 0x0500, 24), 0);
+		assert_int_equal(dp_fib_add(NET, 15, i & 1 ? 1 : 2), 0);
+		/* nexthop entries replaced while read */
+		set_nh(3, 3 + (i % 7) * 1000);
+		set_nh(3, 3);
+		dp_rcu_reclaim();
+	}
+	__atomic_store_n(&stop, true, __ATOMIC_RELAXED);
+	rte_eal_wait_lcore(lcore);
+	printf("# %lu lookups during %u update rounds: %lu gaps, %lu torn\n", reads, i, gaps, torn);
+	assert_true(reads > 0);
+	assert_int_equal(gaps, 0);
+	assert_int_equal(torn, 0);
+}
+
+int main(void)
+{
+	char prefix[64];
+	char *argv[] = { "test_fib", "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
+			 "--file-prefix", prefix, "--log-level", "error", NULL };
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fib_lookup_answers_longest_prefix),
+		cmocka_unit_test(test_fib_updates_never_expose_a_gap_or_torn_nexthop),
+	};
+
+	snprintf(prefix, sizeof(prefix), "tern-unit-fib-%d", getpid());
+	if (rte_eal_init(11, argv) < 0 || dp_rcu_init(1) < 0 || dp_nh_init() < 0 ||
+	    dp_fib_init(65536, SOCKET_ID_ANY) < 0) {
+		fprintf(stderr, "test_fib: cannot set up EAL and the tables\n");
+		return 1;
+	}
+	return cmocka_run_group_tests_name("fib", tests, NULL, NULL);
+}
