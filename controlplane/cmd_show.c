@@ -62,7 +62,7 @@ static void iface_row_get(unsigned int i, struct iface_row *r)
 	dp_port_stats_get(r->p, &r->st);
 	r->link = dp_port_link_up(r->p, &r->speed);
 	rte_ether_format_addr(r->mac, sizeof(r->mac), &r->p->mac);
-	r->tx_drops = dp_node_port_tx_drops(i);
+	r->tx_drops = r->st.tx_drops;
 }
 
 static void iface_json(struct cmd_ctx *ctx, unsigned int i)

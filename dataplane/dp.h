@@ -53,8 +53,13 @@ struct dp_worker {
 	struct dp_worker_stats stats;
 };
 
+/*
+ * Packets come from the dataplane's own node counters (they survive a driver
+ * resetting its statistics, as memif does on reconnect); bytes and errors
+ * from the driver.
+ */
 struct dp_port_stats {
-	uint64_t ipackets, opackets, ibytes, obytes, imissed, ierrors, oerrors, rx_nombuf;
+	uint64_t ipackets, opackets, ibytes, obytes, imissed, ierrors, oerrors, rx_nombuf, tx_drops;
 };
 
 struct dataplane {

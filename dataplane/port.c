@@ -8,6 +8,7 @@
 
 #include "dataplane/dp.h"
 #include "dataplane/node.h"
+#include "dataplane/node_port.h"
 
 #define RX_DESC 1024
 #define TX_DESC 1024
@@ -197,15 +198,35 @@ void dp_ports_stop(void)
 	}
 }
 
+/* What the counters read at the last clear: shown values are relative to it. */
+static struct dp_port_stats baseline[DP_MAX_PORTS];
+
+static void port_stats_raw(const struct dp_port *p, struct dp_port_stats *st)
+{
+	unsigned int idx = p - dp.ports;
+	char pattern[32];
+
+	memset(st, 0, sizeof(*st));
+	snprintf(pattern, sizeof(pattern), "port_rx-%u-*", p->port_id);
+	st->ipackets = dp_node_objs(pattern);
+	snprintf(pattern, sizeof(pattern), "port_tx-%u", idx);
+	st->tx_drops = dp_node_port_tx_drops(idx);
+	st->opackets = dp_node_objs(pattern) - st->tx_drops;
+}
+
 int dp_port_stats_get(const struct dp_port *p, struct dp_port_stats *st)
 {
+	const struct dp_port_stats *b = &baseline[p - dp.ports];
 	struct rte_eth_stats s;
-	int rc = rte_eth_stats_get(p->port_id, &s);
+	int rc;
 
+	port_stats_raw(p, st);
+	st->ipackets -= b->ipackets;
+	st->opackets -= b->opackets;
+	st->tx_drops -= b->tx_drops;
+	rc = rte_eth_stats_get(p->port_id, &s);
 	if (rc < 0)
 		return rc;
-	st->ipackets = s.ipackets;
-	st->opackets = s.opackets;
 	st->ibytes = s.ibytes;
 	st->obytes = s.obytes;
 	st->imissed = s.imissed;
@@ -217,6 +238,7 @@ int dp_port_stats_get(const struct dp_port *p, struct dp_port_stats *st)
 
 void dp_port_stats_reset(const struct dp_port *p)
 {
+	port_stats_raw(p, &baseline[p - dp.ports]);
 	rte_eth_stats_reset(p->port_id);
 }
 

@@ -1,0 +1,115 @@
+#!/bin/bash
+# `make run`: ternd in its own namespace with two memif ports wired to tern-bench and two TAP
+# ports whose kernel sides are hosts in their own namespaces; traffic through it; a report.
+# Everything it makes (namespaces, hugepages, processes, files) is undone when it ends.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${TERN_BUILD:-$ROOT/build}
+DURATION=${DURATION:-5}
+R=tern-demo-r H1=tern-demo-h1 H2=tern-demo-h2
+DIR=$(mktemp -d /tmp/tern-demo-XXXXXX)
+SOCK=$DIR/ternd.sock
+old_hp=
+ternd_pid=
+
+[ "$(id -u)" -eq 0 ] || { echo "make run needs root (namespaces, hugepages, TAPs)"; exit 1; }
+
+cleanup() {
+	[ -n "$ternd_pid" ] && kill -TERM "$ternd_pid" 2>/dev/null && wait "$ternd_pid" 2>/dev/null
+	for ns in $H1 $H2 $R; do ip netns del "$ns" 2>/dev/null; done
+	[ -n "$old_hp" ] && echo "$old_hp" > /proc/sys/vm/nr_hugepages
+	rm -rf "$DIR" /var/run/dpdk/tern-demo /var/run/dpdk/tern-demo-bench
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+for ns in $H1 $H2 $R; do ip netns del "$ns" 2>/dev/null; done
+
+# Hugepages if we can have them; DPDK's --no-huge otherwise.
+mem="--no-huge -m 1024" bench_mem="--no-huge -m 256"
+hp=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
+if [ "$hp" -lt 1024 ] && echo 1024 > /proc/sys/vm/nr_hugepages 2>/dev/null; then
+	old_hp=$hp
+	hp=$(cat /proc/sys/vm/nr_hugepages)
+fi
+grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; } 2>/dev/null
+if [ "$hp" -ge 512 ] && grep -q hugetlbfs /proc/mounts; then
+	mem="--socket-mem 1024" bench_mem="--socket-mem 256 --single-file-segments"
+	echo "hugepages: $hp x 2 MiB reserved"
+else
+	echo "hugepages: not available, running with --no-huge"
+fi
+
+memif() { echo "net_memif$1,role=$2,id=0,socket=$DIR/memif$1.sock,socket-abstract=no,mac=$3"; }
+cat > "$DIR/ternd.conf" <<EOC
+[eal]
+args = $mem --file-prefix tern-demo --log-level=*:notice
+[port m0]
+dev = $(memif 0 server 02:00:00:00:a0:00)
+[port m1]
+dev = $(memif 1 server 02:00:00:00:a0:01)
+[port t0]
+dev = net_tap0,iface=t0
+[port t1]
+dev = net_tap1,iface=t1
+[worker 1]
+rx = m0:0 m1:0 t0:0 t1:0
+[fib]
+routes = 1048576
+[api]
+socket = $SOCK
+EOC
+
+ip netns add $R && ip -n $R link set lo up
+echo "starting ternd in namespace $R (config: $DIR/ternd.conf)"
+ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
+ternd_pid=$!
+for _ in $(seq 100); do
+	"$BUILD/tern" -s "$SOCK" -c "show version" >/dev/null 2>&1 && break
+	kill -0 $ternd_pid 2>/dev/null || { cat "$DIR/ternd.log"; exit 1; }
+	sleep 0.2
+done
+tern() { "$BUILD/tern" -s "$SOCK" "$@"; }
+
+# Two hosts behind the TAP ports.
+for i in 1 2; do
+	h=$([ $i = 1 ] && echo $H1 || echo $H2) p=t$((i - 1))
+	ip netns add $h && ip -n $h link set lo up
+	ip -n $R link set $p netns $h
+	ip -n $h link set $p address 02:00:00:00:c0:0$i
+	ip -n $h addr add 198.18.$((i + 1)).2/24 dev $p
+	ip -n $h link set $p up
+	ip -n $h route add default via 198.18.$((i + 1)).1
+done
+mac() { tern --json -c "show interfaces $1" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["interfaces"][0]["mac"])'; }
+ip -n $H1 neigh replace 198.18.2.1 lladdr "$(mac t0)" dev t0
+ip -n $H2 neigh replace 198.18.3.1 lladdr "$(mac t1)" dev t1
+
+tern -c "configure terminal" -c "hostname demo" \
+	-c "interface m0" -c "ip address 198.18.0.1/24" -c "description tern-bench sends here" \
+	-c "interface m1" -c "ip address 198.18.1.1/24" -c "description tern-bench receives here" \
+	-c "interface t0" -c "ip address 198.18.2.1/24" -c "description host h1" \
+	-c "interface t1" -c "ip address 198.18.3.1/24" -c "description host h2" -c "exit" \
+	-c "arp 198.18.1.2 02:00:00:00:b0:01 m1" -c "ip route 198.19.0.0/16 198.18.1.2" \
+	-c "arp 198.18.2.2 02:00:00:00:c0:01 t0" -c "arp 198.18.3.2 02:00:00:00:c0:02 t1" -c "end" || exit 1
+
+echo
+echo "== host h1 (198.18.2.2) pings host h2 (198.18.3.2) through ternd"
+ip netns exec $H1 ping -c 3 -i 0.2 198.18.3.2 | sed 's/^/   /'
+
+echo
+echo "== tern-bench: 64-byte frames, 1024 flows into m0, routed to 198.19.0.0/16 out of m1, ${DURATION} s"
+"$BUILD/tern-bench" gen --eal "-l 0 $bench_mem --file-prefix tern-demo-bench --log-level=*:error" \
+	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
+	--dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$DURATION" | sed 's/^/   /'
+
+echo
+echo "== demo# show interfaces brief"
+tern -c "show interfaces brief" | sed 's/^/   /'
+echo
+echo "== demo# show errors | exclude ' 0  '"
+tern -c "show errors" | awk 'NR == 1 || $2 != 0' | sed 's/^/   /'
+echo
+echo "== demo# show ip route"
+tern -c "show ip route" | sed 's/^/   /'
+echo
+echo "stopping ternd; namespaces, TAPs and hugepages are put back as they were"

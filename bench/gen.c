@@ -1,0 +1,194 @@
+/* The generator's loop: rate-paced bursts out, stamps read back for loss, order and latency. */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ethdev.h>
+#include <rte_ip.h>
+#include <rte_mbuf.h>
+#include <rte_udp.h>
+
+#include "bench/gen.h"
+
+#define GEN_BURST 32
+#define HDRS (sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
+
+unsigned int gen_build_frame(const struct gen_params *p, const struct rte_ether_addr *src_mac,
+			     uint32_t flow, uint32_t seq, uint64_t tsc, uint8_t *buf)
+{
+	unsigned int len = p->frame_size - RTE_ETHER_CRC_LEN;
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+	struct gen_stamp *st = (struct gen_stamp *)(udp + 1);
+
+	memset(buf, 0, len);
+	eth->dst_addr = p->dst_mac;
+	eth->src_addr = *src_mac;
+	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eth));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(p->src_ip);
+	ip->dst_addr = rte_cpu_to_be_32(p->dst_ip + flow);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	udp->src_port = rte_cpu_to_be_16(1024 + (flow & 0x3fff));
+	udp->dst_port = rte_cpu_to_be_16(7);	/* echo: harmless if it ever reached a host */
+	udp->dgram_len = rte_cpu_to_be_16(len - sizeof(*eth) - sizeof(*ip));
+	st->magic = GEN_MAGIC;
+	st->seq = seq;
+	st->tsc = tsc;
+	return len;
+}
+
+struct gen_state {
+	const struct gen_params *p;
+	struct rte_mempool *mp;
+	struct rte_ether_addr src_mac;
+	uint8_t templ[RTE_ETHER_MAX_LEN];
+	unsigned int len;
+	uint16_t flow_cksum[GEN_MAX_FLOWS];	/* IP checksum of each flow's header */
+	uint32_t seq;
+	uint32_t max_seq_seen;
+	uint64_t tx, rx, foreign, reordered;
+	double ns_per_tsc;
+	struct histogram *lat;
+};
+
+static void gen_prepare(struct gen_state *g)
+{
+	uint32_t f;
+
+	rte_eth_macaddr_get(g->p->tx_port, &g->src_mac);
+	g->len = gen_build_frame(g->p, &g->src_mac, 0, 0, 0, g->templ);
+	for (f = 0; f < g->p->flows; f++) {
+		uint8_t tmp[RTE_ETHER_MAX_LEN];
+		const struct rte_ipv4_hdr *ip;
+
+		gen_build_frame(g->p, &g->src_mac, f, 0, 0, tmp);
+		ip = (const struct rte_ipv4_hdr *)(tmp + sizeof(struct rte_ether_hdr));
+		g->flow_cksum[f] = ip->hdr_checksum;
+	}
+}
+
+static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
+{
+	struct rte_mbuf *m[GEN_BURST];
+	uint16_t i, sent;
+
+	if (rte_pktmbuf_alloc_bulk(g->mp, m, n) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
+		uint32_t flow = g->seq % g->p->flows;
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + sizeof(struct rte_ether_hdr));
+		struct gen_stamp *st = (struct gen_stamp *)(d + HDRS);
+		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+
+		rte_memcpy(d, g->templ, HDRS + sizeof(*st));
+		ip->dst_addr = rte_cpu_to_be_32(g->p->dst_ip + flow);
+		ip->hdr_checksum = g->flow_cksum[flow];
+		udp->src_port = rte_cpu_to_be_16(1024 + (flow & 0x3fff));
+		st->seq = g->seq++;
+		st->tsc = now;
+		m[i]->data_len = m[i]->pkt_len = g->len;
+	}
+	sent = rte_eth_tx_burst(g->p->tx_port, 0, m, n);
+	if (sent < n) {
+		g->seq -= n - sent;	/* unsent frames never existed */
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+	}
+	return sent;
+}
+
+static void gen_receive(struct gen_state *g, bool count)
+{
+	struct rte_mbuf *m[GEN_BURST];
+	uint16_t n = rte_eth_rx_burst(g->p->rx_port, 0, m, GEN_BURST), i;
+	uint64_t now = rte_rdtsc();
+
+	for (i = 0; i < n; i++) {
+		const struct gen_stamp *st;
+
+		if (m[i]->data_len < HDRS + sizeof(*st)) {
+			g->foreign++;
+			continue;
+		}
+		st = rte_pktmbuf_mtod_offset(m[i], const struct gen_stamp *, HDRS);
+		if (st->magic != GEN_MAGIC) {
+			g->foreign++;
+			continue;
+		}
+		if (!count)
+			continue;
+		g->rx++;
+		if (st->seq < g->max_seq_seen)
+			g->reordered++;
+		else
+			g->max_seq_seen = st->seq;
+		hist_add(g->lat, (uint64_t)((now - st->tsc) * g->ns_per_tsc));
+	}
+	if (n)
+		rte_pktmbuf_free_bulk(m, n);
+}
+
+/* Sends for duration at rate (0: unpaced, < 0: not at all) and receives all the while. */
+static void gen_phase(struct gen_state *g, double duration, double rate, bool count)
+{
+	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc(), end = start + duration * hz, now;
+	uint64_t sent = 0;
+
+	while ((now = rte_rdtsc()) < end) {
+		uint16_t n = rate < 0 ? 0 : GEN_BURST;
+
+		if (rate > 0) {
+			uint64_t due = (uint64_t)((double)(now - start) * rate / hz);
+
+			n = due > sent ? (due - sent > GEN_BURST ? GEN_BURST : due - sent) : 0;
+		}
+		if (n) {
+			uint16_t s = gen_send(g, n, now);
+
+			sent += s;
+			if (count)
+				g->tx += s;
+		}
+		gen_receive(g, count);
+	}
+}
+
+int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_result *r)
+{
+	static struct gen_state g;
+	uint64_t hz = rte_get_tsc_hz(), t0, t1;
+
+	if (p->flows == 0 || p->flows > GEN_MAX_FLOWS || p->frame_size < 64 ||
+	    p->frame_size > RTE_ETHER_MAX_LEN)
+		return -EINVAL;
+	memset(&g, 0, sizeof(g));
+	memset(r, 0, sizeof(*r));
+	hist_init(&r->latency_ns);
+	g.p = p;
+	g.mp = mp;
+	g.lat = &r->latency_ns;
+	g.ns_per_tsc = 1e9 / hz;
+	gen_prepare(&g);
+	if (p->warmup_s > 0)
+		gen_phase(&g, p->warmup_s, 1000, false);
+	gen_phase(&g, 0.05, -1, false);		/* drain what the warm-up left in flight */
+	g.max_seq_seen = g.seq;
+	g.tx = g.rx = g.foreign = g.reordered = 0;
+	t0 = rte_rdtsc();
+	gen_phase(&g, p->duration_s, p->rate_pps, true);
+	t1 = rte_rdtsc();
+	gen_phase(&g, 0.1, -1, true);		/* late frames still count */
+	r->tx = g.tx;
+	r->rx = g.rx;
+	r->foreign = g.foreign;
+	r->reordered = g.reordered;
+	r->elapsed_s = (double)(t1 - t0) / hz;
+	r->tx_pps = r->tx / r->elapsed_s;
+	r->rx_pps = r->rx / r->elapsed_s;
+	return 0;
+}

@@ -1,0 +1,290 @@
+/* tern-bench: a DPDK traffic generator (gen) for tern or any router under test. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "api/tern_version.h"
+#include "bench/gen.h"
+
+#define MAX_PORTS 8
+#define MAX_ARGS 64
+
+struct options {
+	const char *ports[MAX_PORTS];
+	unsigned int nb_ports;
+	char eal[1024];
+	bool json;
+	unsigned int link_wait_s;
+	struct gen_params gen;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tern-bench gen --port DEV --port DEV --dst-mac MAC [options]\n"
+		"  --port DEV        a DPDK vdev or PCI address (repeat; the first sends, the second receives)\n"
+		"  --eal ARGS        extra EAL arguments (default: -l 0 --no-pci --file-prefix tern-bench)\n"
+		"  --dst-mac MAC     the router's MAC on the sending port\n"
+		"  --src-ip A.B.C.D  source address (198.18.0.2)\n"
+		"  --dst-ip A.B.C.D  first destination (198.19.0.1); --flows N destinations from there (1)\n"
+		"  --size BYTES      frame size with CRC, 64..1518 (64)\n"
+		"  --rate PPS|max    offered load (max)\n"
+		"  --duration S      trial length in seconds (5); --warmup S learning time (1)\n"
+		"  --tx N, --rx N    port indexes that send and receive (0, 1)\n"
+		"  --json            one JSON object instead of text\n");
+}
+
+static int parse_ip(const char *s, uint32_t *ip)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*ip = ntohl(a.s_addr);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option opts[] = {
+		{ "port", required_argument, NULL, 'p' }, { "eal", required_argument, NULL, 'e' },
+		{ "dst-mac", required_argument, NULL, 'm' }, { "src-ip", required_argument, NULL, 's' },
+		{ "dst-ip", required_argument, NULL, 'd' }, { "flows", required_argument, NULL, 'f' },
+		{ "size", required_argument, NULL, 'z' }, { "rate", required_argument, NULL, 'r' },
+		{ "duration", required_argument, NULL, 't' }, { "warmup", required_argument, NULL, 'w' },
+		{ "tx", required_argument, NULL, 'T' }, { "rx", required_argument, NULL, 'R' },
+		{ "json", no_argument, NULL, 'j' }, { "link-wait", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
+	};
+	bool have_mac = false;
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->gen.flows = 1;
+	o->gen.frame_size = 64;
+	o->gen.duration_s = 5;
+	o->gen.warmup_s = 1;
+	o->gen.rx_port = 1;
+	o->link_wait_s = 10;
+	parse_ip("198.18.0.2", &o->gen.src_ip);
+	parse_ip("198.19.0.1", &o->gen.dst_ip);
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (o->nb_ports == MAX_PORTS)
+				return fprintf(stderr, "tern-bench: at most %d ports\n", MAX_PORTS), -EINVAL;
+			o->ports[o->nb_ports++] = optarg;
+			break;
+		case 'e': snprintf(o->eal, sizeof(o->eal), "%s", optarg); break;
+		case 'm':
+			if (rte_ether_unformat_addr(optarg, &o->gen.dst_mac) < 0)
+				return fprintf(stderr, "tern-bench: --dst-mac '%s': expected aa:bb:cc:dd:ee:ff\n", optarg), -EINVAL;
+			have_mac = true;
+			break;
+		case 's':
+		case 'd':
+			if (parse_ip(optarg, c == 's' ? &o->gen.src_ip : &o->gen.dst_ip) < 0)
+				return fprintf(stderr, "tern-bench: '%s' is not an IPv4 address\n", optarg), -EINVAL;
+			break;
+		case 'f':
+			o->gen.flows = strtoul(optarg, &end, 10);
+			if (*end || o->gen.flows < 1 || o->gen.flows > GEN_MAX_FLOWS)
+				return fprintf(stderr, "tern-bench: --flows '%s': expected 1 to %d\n", optarg, GEN_MAX_FLOWS), -EINVAL;
+			break;
+		case 'z':
+			o->gen.frame_size = strtoul(optarg, &end, 10);
+			if (*end || o->gen.frame_size < 64 || o->gen.frame_size > 1518)
+				return fprintf(stderr, "tern-bench: --size '%s': expected 64 to 1518 bytes\n", optarg), -EINVAL;
+			break;
+		case 'r':
+			o->gen.rate_pps = strcmp(optarg, "max") == 0 ? 0 : strtod(optarg, &end);
+			if (strcmp(optarg, "max") != 0 && (*end || o->gen.rate_pps <= 0))
+				return fprintf(stderr, "tern-bench: --rate '%s': expected packets per second or max\n", optarg), -EINVAL;
+			break;
+		case 't':
+		case 'w': {
+			double v = strtod(optarg, &end);
+
+			if (*end || v < 0 || v > 86400 || (c == 't' && v == 0))
+				return fprintf(stderr, "tern-bench: '%s': expected seconds\n", optarg), -EINVAL;
+			*(c == 't' ? &o->gen.duration_s : &o->gen.warmup_s) = v;
+			break;
+		}
+		case 'T': o->gen.tx_port = atoi(optarg); break;
+		case 'R': o->gen.rx_port = atoi(optarg); break;
+		case 'L': o->link_wait_s = atoi(optarg); break;
+		case 'j': o->json = true; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -EINVAL;
+		}
+	}
+	if (o->nb_ports == 0 || !have_mac) {
+		fprintf(stderr, "tern-bench: --port and --dst-mac are required\n");
+		usage(stderr);
+		return -EINVAL;
+	}
+	if (o->gen.tx_port >= o->nb_ports || o->gen.rx_port >= o->nb_ports) {
+		fprintf(stderr, "tern-bench: --tx/--rx name port %u/%u; only %u given\n",
+			o->gen.tx_port, o->gen.rx_port, o->nb_ports);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int eal_start(struct options *o)
+{
+	char *argv[MAX_ARGS + 1], buf[sizeof(o->eal)], *tok, *save = NULL;
+	int argc = 0;
+	unsigned int i;
+	bool lcores = false, pci = false, prefix = false;
+
+	argv[argc++] = "tern-bench";
+	snprintf(buf, sizeof(buf), "%s", o->eal);
+	for (tok = strtok_r(buf, " \t", &save); tok && argc < MAX_ARGS - 12;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		lcores |= !strcmp(tok, "-l") || !strcmp(tok, "-c") || !strcmp(tok, "--lcores");
+		pci |= !strcmp(tok, "-a") || !strcmp(tok, "--allow") || !strcmp(tok, "--no-pci");
+		prefix |= !strcmp(tok, "--file-prefix") || !strcmp(tok, "--in-memory");
+		argv[argc++] = tok;
+	}
+	if (!lcores) {
+		argv[argc++] = "-l";
+		argv[argc++] = "0";
+	}
+	if (!pci)
+		argv[argc++] = "--no-pci";
+	if (!prefix) {
+		argv[argc++] = "--file-prefix";
+		argv[argc++] = "tern-bench";
+	}
+	for (i = 0; i < o->nb_ports && argc < MAX_ARGS - 1; i++) {
+		argv[argc++] = "--vdev";
+		argv[argc++] = (char *)o->ports[i];
+	}
+	argv[argc] = NULL;
+	if (rte_eal_init(argc, argv) < 0) {
+		fprintf(stderr, "tern-bench: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ports_start(struct options *o, struct rte_mempool **mp)
+{
+	struct rte_eth_conf conf = { 0 };
+	uint16_t port, nb = rte_eth_dev_count_avail();
+	unsigned int waited;
+
+	if (nb < o->nb_ports) {
+		fprintf(stderr, "tern-bench: %u port(s) given, DPDK found %u\n", o->nb_ports, nb);
+		return -ENODEV;
+	}
+	*mp = rte_pktmbuf_pool_create("bench_pool", 16383, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				      rte_socket_id());
+	if (*mp == NULL) {
+		fprintf(stderr, "tern-bench: cannot create the packet pool: %s\n", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	RTE_ETH_FOREACH_DEV(port) {
+		if (rte_eth_dev_configure(port, 1, 1, &conf) < 0 ||
+		    rte_eth_rx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL, *mp) < 0 ||
+		    rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL) < 0 ||
+		    rte_eth_dev_start(port) < 0) {
+			fprintf(stderr, "tern-bench: cannot start port %u (%s)\n", port, o->ports[port]);
+			return -EIO;
+		}
+		rte_eth_promiscuous_enable(port);
+	}
+	/* memif links come up once the router accepts the connection */
+	for (waited = 0; waited < o->link_wait_s * 10; waited++) {
+		struct rte_eth_link l1, l2;
+
+		rte_eth_link_get_nowait(o->gen.tx_port, &l1);
+		rte_eth_link_get_nowait(o->gen.rx_port, &l2);
+		if (l1.link_status && l2.link_status)
+			return 0;
+		usleep(100000);
+	}
+	fprintf(stderr, "tern-bench: the links did not come up within %u s; is the router running?\n",
+		o->link_wait_s);
+	return -ETIMEDOUT;
+}
+
+static void report(const struct options *o, const struct gen_result *r)
+{
+	const struct histogram *h = &r->latency_ns;
+	double loss = r->tx ? 100.0 * (double)(r->tx - (r->rx < r->tx ? r->rx : r->tx)) / r->tx : 0;
+	double avg = h->count ? (double)h->sum / h->count : 0;
+	char rate[32];
+
+	if (o->gen.rate_pps > 0)
+		snprintf(rate, sizeof(rate), "%.0f pps", o->gen.rate_pps);
+	else
+		snprintf(rate, sizeof(rate), "max");
+	if (o->json) {
+		printf("{\"frame_size\": %u, \"flows\": %u, \"rate\": \"%s\", \"duration_s\": %.3f, "
+		       "\"tx_packets\": %lu, \"rx_packets\": %lu, \"tx_pps\": %.0f, \"rx_pps\": %.0f, "
+		       "\"loss_percent\": %.6f, \"reordered\": %lu, \"foreign\": %lu, "
+		       "\"latency_ns\": {\"min\": %lu, \"avg\": %.0f, \"p50\": %lu, \"p99\": %lu, \"max\": %lu}}\n",
+		       o->gen.frame_size, o->gen.flows, rate, r->elapsed_s, r->tx, r->rx, r->tx_pps,
+		       r->rx_pps, loss, r->reordered, r->foreign, h->count ? h->min : 0, avg,
+		       hist_quantile(h, 0.5), hist_quantile(h, 0.99), h->max);
+		return;
+	}
+	printf("tern-bench gen: %u-byte frames, %u flow(s), rate %s, %.1f s\n", o->gen.frame_size,
+	       o->gen.flows, rate, r->elapsed_s);
+	printf("  sent     %12lu packets  %8.3f Mpps\n", r->tx, r->tx_pps / 1e6);
+	printf("  received %12lu packets  %8.3f Mpps  loss %.4f %%  reordered %lu\n", r->rx,
+	       r->rx_pps / 1e6, loss, r->reordered);
+	if (h->count)
+		printf("  latency  min %.1f  avg %.1f  p50 %.1f  p99 %.1f  max %.1f us\n",
+		       h->min / 1e3, avg / 1e3, hist_quantile(h, 0.5) / 1e3,
+		       hist_quantile(h, 0.99) / 1e3, h->max / 1e3);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct rte_mempool *mp;
+	struct gen_result r;
+	uint16_t port;
+	int rc;
+
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("tern-bench %s\n", TERN_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "gen") != 0) {
+		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen\n", argv[1]);
+		return 2;
+	}
+	if (parse_args(argc - 1, argv + 1, &o) < 0)
+		return 2;
+	if (eal_start(&o) < 0)
+		return 1;
+	rc = ports_start(&o, &mp);
+	if (rc == 0)
+		rc = gen_run(&o.gen, mp, &r);
+	if (rc == 0)
+		report(&o, &r);
+	RTE_ETH_FOREACH_DEV(port) {
+		rte_eth_dev_stop(port);
+		rte_eth_dev_close(port);
+	}
+	rte_eal_cleanup();
+	return rc < 0 ? 1 : 0;
+}
