@@ -9,40 +9,26 @@ DURATION=${DURATION:-5}
 R=tern-demo-r H1=tern-demo-h1 H2=tern-demo-h2
 DIR=$(mktemp -d /tmp/tern-demo-XXXXXX)
 SOCK=$DIR/ternd.sock
-old_hp=
 ternd_pid=
+. "$ROOT/bench/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || { echo "make run needs root (namespaces, hugepages, TAPs)"; exit 1; }
 
 cleanup() {
 	[ -n "$ternd_pid" ] && kill -TERM "$ternd_pid" 2>/dev/null && wait "$ternd_pid" 2>/dev/null
 	for ns in $H1 $H2 $R; do ip netns del "$ns" 2>/dev/null; done
-	[ -n "$old_hp" ] && echo "$old_hp" > /proc/sys/vm/nr_hugepages
+	hugepages_restore
 	rm -rf "$DIR" /var/run/dpdk/tern-demo /var/run/dpdk/tern-demo-bench
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 for ns in $H1 $H2 $R; do ip netns del "$ns" 2>/dev/null; done
 
-# Hugepages if we can have them; DPDK's --no-huge otherwise.
-mem="--no-huge -m 1024" bench_mem="--no-huge -m 256"
-hp=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
-if [ "$hp" -lt 1024 ] && echo 1024 > /proc/sys/vm/nr_hugepages 2>/dev/null; then
-	old_hp=$hp
-	hp=$(cat /proc/sys/vm/nr_hugepages)
-fi
-grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; } 2>/dev/null
-if [ "$hp" -ge 512 ] && grep -q hugetlbfs /proc/mounts; then
-	mem="--socket-mem 1024" bench_mem="--socket-mem 256 --single-file-segments"
-	echo "hugepages: $hp x 2 MiB reserved"
-else
-	echo "hugepages: not available, running with --no-huge"
-fi
+hugepages_reserve 1024
 
-memif() { echo "net_memif$1,role=$2,id=0,socket=$DIR/memif$1.sock,socket-abstract=no,mac=$3"; }
 cat > "$DIR/ternd.conf" <<EOC
 [eal]
-args = $mem --file-prefix tern-demo --log-level=*:notice
+args = $MEM_ARGS --file-prefix tern-demo --log-level=*:notice
 [port m0]
 dev = $(memif 0 server 02:00:00:00:a0:00)
 [port m1]
@@ -63,11 +49,7 @@ ip netns add $R && ip -n $R link set lo up
 echo "starting ternd in namespace $R (config: $DIR/ternd.conf)"
 ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
 ternd_pid=$!
-for _ in $(seq 100); do
-	"$BUILD/tern" -s "$SOCK" -c "show version" >/dev/null 2>&1 && break
-	kill -0 $ternd_pid 2>/dev/null || { cat "$DIR/ternd.log"; exit 1; }
-	sleep 0.2
-done
+wait_socket "$SOCK" $ternd_pid "$DIR/ternd.log" || exit 1
 tern() { "$BUILD/tern" -s "$SOCK" "$@"; }
 
 # Two hosts behind the TAP ports.
@@ -98,7 +80,7 @@ ip netns exec $H1 ping -c 3 -i 0.2 198.18.3.2 | sed 's/^/   /'
 
 echo
 echo "== tern-bench: 64-byte frames, 1024 flows into m0, routed to 198.19.0.0/16 out of m1, ${DURATION} s"
-"$BUILD/tern-bench" gen --eal "-l 0 $bench_mem --file-prefix tern-demo-bench --log-level=*:error" \
+"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-demo-bench --log-level=*:error" \
 	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
 	--dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$DURATION" | sed 's/^/   /'
 

@@ -1,0 +1,146 @@
+#!/bin/bash
+# make bench: ternd against DPDK's l3fwd (LPM) and testpmd (io) in the same memif harness.
+# One core forwards (lcore 1), tern-bench generates on the other (lcore 0); runs alternate,
+# ROUNDS rounds, medians reported and written to $OUT/results.json.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:-$ROOT/build}" && pwd)
+ROUNDS=${ROUNDS:-3}
+DURATION=${DURATION:-5}
+FLOWS=${FLOWS:-1024}
+SIZE=${SIZE:-64}
+OUT=${OUT:-$BUILD/bench}
+DIR=$(mktemp -d /tmp/tern-bench-XXXXXX)
+R=tern-bench-r
+pid=
+. "$ROOT/bench/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || { echo "make bench needs root"; exit 1; }
+cleanup() {
+	[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	ip netns del $R 2>/dev/null
+	hugepages_restore
+	rm -rf "$DIR" /var/run/dpdk/tern-bench-*
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mkdir -p "$OUT"
+ip netns del $R 2>/dev/null; ip netns add $R
+hugepages_reserve 2048
+
+# DPDK's l3fwd from the dpdk-doc examples, built as shipped for this CPU.
+L3FWD=$BUILD/l3fwd/l3fwd/build/l3fwd
+if [ ! -x "$L3FWD" ]; then
+	echo "building DPDK's l3fwd from /usr/share/dpdk/examples"
+	rm -rf "$BUILD/l3fwd" && mkdir -p "$BUILD/l3fwd"
+	cp -r /usr/share/dpdk/examples/l3fwd /usr/share/dpdk/examples/common "$BUILD/l3fwd/"
+	# the one change memif needs: it offers no rx checksum offload, which l3fwd asks for
+	sed -i 's/\.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,/.offloads = 0,/' "$BUILD/l3fwd/l3fwd/main.c"
+	CFLAGS="-march=native" make -s -C "$BUILD/l3fwd/l3fwd" >/dev/null || { echo "l3fwd build failed"; exit 1; }
+fi
+
+# The same 1k-route table for both: 1000 /27s that carry no traffic, plus the route in use.
+ROUTES=$DIR/routes.txt
+for i in $(seq 0 999); do
+	echo "198.18.$((128 + i / 8)).$(((i % 8) * 32))/27"
+done > "$ROUTES"
+{
+	echo "R198.18.0.0/24 0"
+	echo "R198.18.1.0/24 1"
+	echo "R198.19.0.0/16 1"
+	sed 's/^/R/; s/$/ 0/' "$ROUTES"
+} > "$DIR/l3fwd-v4.cfg"
+echo "R2001:200::/48 0" > "$DIR/l3fwd-v6.cfg"
+
+gen() {	# DST_MAC -> prints rx_pps
+	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-bench-gen --log-level=*:error" \
+		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
+		--dst-mac "$1" --flows "$FLOWS" --size "$SIZE" --duration "$DURATION" --json \
+		| /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin); print(int(j["rx_pps"]), j["loss_percent"])'
+}
+
+run_tern() {
+	cat > "$DIR/ternd.conf" <<EOC
+[eal]
+args = $MEM_ARGS --file-prefix tern-bench-dut --log-level=*:error
+[port m0]
+dev = $(memif 0 server 02:00:00:00:a0:00)
+[port m1]
+dev = $(memif 1 server 02:00:00:00:a0:01)
+[worker 1]
+rx = m0:0 m1:0
+[fib]
+routes = 1048576
+[api]
+socket = $DIR/ternd.sock
+EOC
+	ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
+	pid=$!
+	wait_socket "$DIR/ternd.sock" $pid "$DIR/ternd.log" || exit 1
+	{
+		echo "configure terminal"
+		echo "interface m0"; echo "ip address 198.18.0.1/24"
+		echo "interface m1"; echo "ip address 198.18.1.1/24"; echo "exit"
+		echo "arp 198.18.0.2 02:00:00:00:b0:00 m0"
+		echo "arp 198.18.1.2 02:00:00:00:b0:01 m1"
+		echo "ip route 198.19.0.0/16 198.18.1.2"
+		sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
+	} | "$BUILD/tern" -s "$DIR/ternd.sock" -f - >/dev/null || { echo "tern config failed"; exit 1; }
+	gen 02:00:00:00:a0:00
+	kill -TERM $pid; wait $pid; pid=
+}
+
+run_l3fwd() {
+	ip netns exec $R "$L3FWD" -l 1 $MEM_ARGS --no-pci --file-prefix tern-bench-dut --log-level='*:error' \
+		--vdev "$(memif 0 server 02:00:00:00:a0:00)" --vdev "$(memif 1 server 02:00:00:00:a0:01)" \
+		-- -p 0x3 -P --parse-ptype --config "(0,0,1),(1,0,1)" --lookup lpm \
+		--rule_ipv4 "$DIR/l3fwd-v4.cfg" --rule_ipv6 "$DIR/l3fwd-v6.cfg" \
+		--eth-dest=0,02:00:00:00:b0:00 --eth-dest=1,02:00:00:00:b0:01 > "$DIR/l3fwd.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do [ -S "$DIR/memif1.sock" ] && break; sleep 0.1; done
+	sleep 0.5
+	gen 02:00:00:00:a0:00
+	kill -INT $pid; wait $pid; pid=
+}
+
+run_testpmd() {
+	# testpmd leaves at end of input: give it one that never ends
+	tail -f /dev/null | ip netns exec $R dpdk-testpmd -l 0,1 $MEM_ARGS --no-pci --file-prefix tern-bench-dut --log-level='*:error' \
+		--vdev "$(memif 0 server 02:00:00:00:a0:00)" --vdev "$(memif 1 server 02:00:00:00:a0:01)" \
+		-- --forward-mode=io --nb-cores=1 --auto-start --no-lsc-interrupt --stats-period=0 \
+		> "$DIR/testpmd.log" 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do [ -S "$DIR/memif1.sock" ] && break; sleep 0.1; done
+	sleep 0.5
+	gen 02:00:00:00:a0:00
+	kill -INT $pid; wait $pid; pid=
+}
+
+declare -A res
+for r in $(seq "$ROUNDS"); do
+	for dut in tern l3fwd testpmd; do
+		rm -f "$DIR"/memif*.sock
+		out=$(run_$dut)
+		res[$dut]="${res[$dut]:-} ${out%% *}"
+		printf 'round %d  %-8s %10.3f Mpps  (loss %s %%)\n' "$r" "$dut" "$(awk -v p="${out%% *}" 'BEGIN { print p / 1e6 }')" "${out##* }"
+	done
+done
+
+/usr/bin/python3 - "$OUT/results.json" "$SIZE" "$FLOWS" "$DURATION" "$ROUNDS" \
+	"${res[tern]}" "${res[l3fwd]}" "${res[testpmd]}" <<'PY'
+import json, statistics, sys, platform, subprocess
+out, size, flows, dur, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+runs = {k: [int(x) for x in v.split()] for k, v in zip(("tern", "l3fwd", "testpmd"), sys.argv[6:9])}
+med = {k: statistics.median(v) for k, v in runs.items()}
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
+res = {"frame_size": size, "flows": flows, "duration_s": dur, "rounds": rounds, "routes": 1001,
+       "cpu": cpu, "runs_pps": runs, "median_pps": med,
+       "tern_vs_l3fwd": med["tern"] / med["l3fwd"], "tern_vs_testpmd": med["tern"] / med["testpmd"]}
+json.dump(res, open(out, "w"), indent=2)
+print(f"\n{size}-byte frames, {flows} flows, 1001 routes, {rounds} rounds of {dur:g} s, medians ({cpu}):")
+for k in ("tern", "l3fwd", "testpmd"):
+    print(f"  {k:8s} {med[k]/1e6:8.3f} Mpps   runs: " + " ".join(f"{x/1e6:.3f}" for x in runs[k]))
+print(f"  tern / l3fwd-lpm  = {res['tern_vs_l3fwd']:.3f}")
+print(f"  tern / testpmd-io = {res['tern_vs_testpmd']:.3f}")
+print(f"results: {out}")
+PY
