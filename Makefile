@@ -14,9 +14,10 @@ CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
 CFLAGS_BASE := -std=gnu11 -O3 -g -Wall -Wextra -Werror -Wno-unused-parameter \
 	-DALLOW_EXPERIMENTAL_API -D_GNU_SOURCE -I. $(PKG_CFLAGS) -march=$(MARCH)
-CFLAGS  ?=
-CFLAGS  += $(CFLAGS_BASE)
-LDFLAGS ?=
+EXTRA_CFLAGS  ?=
+EXTRA_LDFLAGS ?=
+CFLAGS  := $(CFLAGS_BASE) $(EXTRA_CFLAGS)
+LDFLAGS := $(EXTRA_LDFLAGS)
 LDLIBS  := $(PKG_LIBS) -lm -lpthread
 
 API_SRC   := $(wildcard api/*.c)
@@ -91,8 +92,8 @@ bench: check-deps
 
 asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
-		CFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-		LDFLAGS="-fsanitize=address,undefined" all \
+		EXTRA_CFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" all \
 		$(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))
 	@TERN_BUILD=build/asan ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		tests/run-all.sh $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))
