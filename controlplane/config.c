@@ -115,7 +115,8 @@ static int check_keys(struct parse *p, const char *sect, const char *const *know
 
 static int parse_port(struct parse *p, const char *sect, const char *name)
 {
-	static const char *const keys[] = { "dev", "rxq", "txq", "mtu", "mac", NULL };
+	static const char *const keys[] = { "dev", "rxq", "txq", "mtu", "mac", "tap", "punt_rate",
+					    "punt_burst", NULL };
 	struct tern_port_config *pc;
 	unsigned long v;
 	const char *s;
@@ -168,6 +169,23 @@ static int parse_port(struct parse *p, const char *sect, const char *name)
 				    sect, s);
 		pc->has_mac = true;
 	}
+	snprintf(pc->tap, sizeof(pc->tap), "%s", name);
+	s = rte_cfgfile_get_entry(p->file, sect, "tap");
+	if (s != NULL) {
+		if (*s == '\0' || strlen(s) >= TERN_PORT_NAME_LEN || strchr(s, '/') || strchr(s, ' '))
+			return fail(p, "[%s] tap = '%s': expected an interface name of 1 to %d characters",
+				    sect, s, TERN_PORT_NAME_LEN - 1);
+		snprintf(pc->tap, sizeof(pc->tap), "%s", s);
+	}
+	/* enough for routing protocols and ARP, far below what hurts the kernel */
+	v = 10000;
+	if ((rc = get_uint(p, sect, "punt_rate", 1, 10000000, &v)) < 0)
+		return rc;
+	pc->punt_rate = v;
+	v = 1000;
+	if ((rc = get_uint(p, sect, "punt_burst", 1, 1000000, &v)) < 0)
+		return rc;
+	pc->punt_burst = v;
 	return 0;
 }
 

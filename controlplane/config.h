@@ -22,6 +22,9 @@ struct tern_port_config {
 	uint16_t mtu;
 	bool has_mac;
 	uint8_t mac[6];
+	char tap[TERN_PORT_NAME_LEN];	/* the exception interface's name */
+	uint32_t punt_rate;	/* pps the policer lets through to the kernel */
+	uint32_t punt_burst;
 };
 
 struct tern_rx_assign {

@@ -26,7 +26,9 @@
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/node.h"
+#include "dataplane/punt.h"
 #include "dataplane/rcu.h"
+#include "kni/exception.h"
 
 #define EXIT_CONFIG 2
 
@@ -85,6 +87,27 @@ static uint16_t max_mtu(void)
 	return m;
 }
 
+/* One TAP per port and the punt rings with each port's policer. */
+static int exception_path_init(char *err, size_t errlen)
+{
+	struct dp_punt_policy policy[TERN_MAX_PORTS];
+	const char *taps[TERN_MAX_PORTS];
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < cfg.nb_ports; i++) {
+		policy[i].rate_pps = cfg.ports[i].punt_rate;
+		policy[i].burst = cfg.ports[i].punt_burst;
+		taps[i] = cfg.ports[i].tap;
+	}
+	rc = dp_punt_init(cfg.nb_workers, policy, cfg.nb_ports);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot create the punt rings: %s", strerror(-rc));
+		return rc;
+	}
+	return kni_init(taps, err, errlen);
+}
+
 static int dataplane_start(char *err, size_t errlen)
 {
 	unsigned int i, r;
@@ -139,16 +162,26 @@ static int dataplane_start(char *err, size_t errlen)
 			return rc;
 		}
 	}
+	rc = exception_path_init(err, errlen);
+	if (rc < 0)
+		return rc;
 	for (i = 0; i < dp.nb_ports; i++) {
 		rc = dp_port_start(&dp.ports[i], err, errlen);
 		if (rc < 0)
 			return rc;
 	}
-	return dp_workers_start(err, errlen);
+	rc = dp_workers_start(err, errlen);
+	return rc < 0 ? rc : kni_start(err, errlen);
 }
 
 static void tick(void)
 {
+	uint32_t mtu_changed = kni_sync();
+	unsigned int i;
+
+	for (i = 0; i < dp.nb_ports; i++)
+		if (mtu_changed & (1u << i))
+			rib_port_changed(i);
 	dp_rcu_reclaim();
 }
 
@@ -156,6 +189,7 @@ static void shutdown_all(void)
 {
 	api_server_stop();
 	dp_workers_stop();
+	kni_stop();
 	dp_ports_stop();
 	cmd_fini();
 	ev_fini();

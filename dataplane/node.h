@@ -24,6 +24,8 @@ static inline const struct dp_nexthop **dp_pkt_nh(struct rte_mbuf *m)
 /* ethdev port id -> dp port index, and each port's MAC: written before workers start. */
 extern uint16_t dp_port_index[RTE_MAX_ETHPORTS];
 extern struct rte_ether_addr dp_port_mac[DP_MAX_PORTS];
+/* Administrative state of each port (its kernel interface up or down): written by the control thread. */
+extern volatile uint8_t dp_port_up[DP_MAX_PORTS];
 
 int dp_node_meta_register(void);
 

@@ -9,17 +9,22 @@ enum eth_input_next {
 	ETH_INPUT_NEXT_PUNT_NON_IP,
 	ETH_INPUT_NEXT_DROP_RUNT,
 	ETH_INPUT_NEXT_DROP_OTHER_HOST,
+	ETH_INPUT_NEXT_DROP_PORT_DOWN,
 	ETH_INPUT_NEXT_MAX,
 };
 
 uint16_t dp_port_index[RTE_MAX_ETHPORTS];
 struct rte_ether_addr dp_port_mac[DP_MAX_PORTS];
+volatile uint8_t dp_port_up[DP_MAX_PORTS];
 
 static inline rte_edge_t eth_classify(struct rte_mbuf *m)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	const struct rte_ether_addr *own = &dp_port_mac[dp_port_index[m->port]];
+	uint16_t port = dp_port_index[m->port];
+	const struct rte_ether_addr *own = &dp_port_mac[port];
 
+	if (unlikely(!dp_port_up[port]))
+		return ETH_INPUT_NEXT_DROP_PORT_DOWN;
 	if (unlikely(m->data_len < sizeof(*eth)))
 		return ETH_INPUT_NEXT_DROP_RUNT;
 	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, own) &&
@@ -59,6 +64,7 @@ static struct rte_node_register eth_input_node = {
 		[ETH_INPUT_NEXT_PUNT_NON_IP] = "punt_non_ip",
 		[ETH_INPUT_NEXT_DROP_RUNT] = "drop_runt",
 		[ETH_INPUT_NEXT_DROP_OTHER_HOST] = "drop_other_host",
+		[ETH_INPUT_NEXT_DROP_PORT_DOWN] = "drop_port_down",
 	},
 };
 RTE_NODE_REGISTER(eth_input_node);

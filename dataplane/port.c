@@ -182,6 +182,7 @@ int dp_port_start(struct dp_port *p, char *err, size_t errlen)
 	rte_eth_allmulticast_enable(p->port_id);
 	p->started = true;
 	p->admin_up = true;
+	dp_port_up[p - dp.ports] = 1;
 	return 0;
 }
 

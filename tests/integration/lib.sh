@@ -56,7 +56,9 @@ tern_test_end() {
 	[ $T_FAILS -eq 0 ] || { echo "  $T_FAILS check(s) failed"; exit 1; }
 }
 
-# Writes a ternd.conf with N net_tap ports (tap names ${T_ID}p0...) and one worker on lcore 1.
+# Writes a ternd.conf with N ports dp0.. and one worker on lcore 1. Each port is a net_tap
+# whose kernel side (the "wire", ${T_ID}h0..) make_host moves into a host namespace; the
+# port's exception interface in the router namespace is named like the port (dp0..).
 write_tap_config() {	# NPORTS [extra lines]
 	local n=$1 i rx=""
 	T_CONF=$T_DIR/ternd.conf
@@ -65,9 +67,9 @@ write_tap_config() {	# NPORTS [extra lines]
 		echo "[eal]"
 		echo "args = --no-huge -m 600 --file-prefix $T_ID --log-level=*:notice"
 		for ((i = 0; i < n; i++)); do
-			echo "[port ${T_ID}p$i]"
-			echo "dev = net_tap$i,iface=${T_ID}p$i"
-			rx="$rx ${T_ID}p$i:0"
+			echo "[port dp$i]"
+			echo "dev = net_tap$i,iface=${T_ID}h$i"
+			rx="$rx dp$i:0"
 		done
 		echo "[worker 1]"
 		echo "rx =$rx"
@@ -101,11 +103,12 @@ stop_ternd() {	# -> exit status of ternd
 
 tern_cli() { "$TERN" -s "$T_SOCK" "$@"; }
 
-# Moves a port's kernel side into a new host namespace and gives it an address and a gateway.
-# The TAP starts with the port's own MAC: the host gets its own (02:00:00:00:00:NN).
+# Moves port N's wire into a new host namespace and gives it an address and a gateway.
+# The wire starts with the port's own MAC: the host gets its own (02:00:00:00:00:NN).
+# The host's interface is then named ${T_ID}hN.
 T_HOSTS=0
-make_host() {	# ROUTER_NS PORT HOST_NS ADDR/LEN GATEWAY
-	local rns=$1 port=$2 hns=$3 addr=$4 gw=$5
+make_host() {	# ROUTER_NS PORT-INDEX HOST_NS ADDR/LEN GATEWAY
+	local rns=$1 port=${T_ID}h$2 hns=$3 addr=$4 gw=$5
 	netns_add "$hns"
 	T_HOSTS=$((T_HOSTS + 1))
 	ip -n "$rns" link set "$port" netns "$hns" || { echo "cannot move $port"; exit 1; }
@@ -113,6 +116,20 @@ make_host() {	# ROUTER_NS PORT HOST_NS ADDR/LEN GATEWAY
 	ip -n "$hns" addr add "$addr" dev "$port"
 	ip -n "$hns" link set "$port" up
 	ip -n "$hns" route add default via "$gw"
+	link_lamp_add "$rns" "$2"
+}
+
+# The TAP PMD reads its link state by interface name in ternd's namespace; once the wire
+# has moved to a host namespace, that name is gone and the port would read "link down"
+# for ever. A veth of the same name left in the router namespace stands for the cable:
+# up (with its peer up) is link up; link_set N down pulls the cable.
+link_lamp_add() {	# ROUTER_NS PORT-INDEX
+	ip -n "$1" link add "${T_ID}h$2" type veth peer name "${T_ID}l$2"
+	ip -n "$1" link set "${T_ID}l$2" up
+	ip -n "$1" link set "${T_ID}h$2" up
+}
+link_set() {	# ROUTER_NS PORT-INDEX up|down
+	ip -n "$1" link set "${T_ID}l$2" "$3"
 }
 
 host_mac() { ip -n "$1" -j link show "$2" | json_field 'j[0]["address"]'; }

@@ -8,7 +8,7 @@ R=tern-$T_ID-r
 netns_add "$R"
 write_tap_config 2
 start_ternd "$R"
-say "ternd runs in namespace $R with ports ${T_ID}p0, ${T_ID}p1"
+say "ternd runs in namespace $R with ports dp0, dp1"
 
 out=$(tern_cli -c "show version")
 check "show version names tern and DPDK: $(head -1 <<<"$out")" grep -q "^tern .* DPDK 22.11" <<<"$out"
@@ -18,10 +18,12 @@ check "show interfaces lists both ports" \
 check "interfaces carry driver, MAC, link and MTU" \
 	[ "$(json_field '" ".join(str(i[k]) for i in j["interfaces"] for k in ("driver","link","mtu"))' <<<"$json")" = "net_tap up 1500 net_tap up 1500" ]
 mac=$(json_field 'j["interfaces"][0]["mac"].lower()' <<<"$json")
-kmac=$(ip -n "$R" -j link show "${T_ID}p0" | json_field 'j[0]["address"]')
+kmac=$(ip -n "$R" -j link show dp0 | json_field 'j[0]["address"]')
+kmtu=$(ip -n "$R" -j link show dp0 | json_field 'j[0]["mtu"]')
 check "each port has its own MAC ($mac)" [ -n "$mac" ]
-check "the TAP exists in the router namespace ($kmac)" [ -n "$kmac" ]
-out=$(tern_cli -c "show interfaces ${T_ID}p1")
+check "the exception interface dp0 exists with the port's MAC ($kmac) and MTU ($kmtu)" \
+	[ "$kmac" = "$mac" ] && [ "$kmtu" = 1500 ]
+out=$(tern_cli -c "show interfaces dp1")
 check "show interfaces NAME shows one port" [ "$(grep -c ' is up, driver' <<<"$out")" = 1 ]
 out=$(tern_cli -c "show interfaces brief" -c "show workers" -c "show errors")
 check "brief, workers and errors answer" grep -q "drop_no_route" <<<"$out"
@@ -49,5 +51,6 @@ stop_ternd; rc=$?
 check "SIGTERM: ternd exits 0 (got $rc)" [ $rc -eq 0 ]
 check "the socket is removed" [ ! -e "$T_SOCK" ]
 tap_gone() { ! ip -n "$R" link show "$1" >/dev/null 2>&1; }
-check "the TAPs are removed" tap_gone "${T_ID}p0"
+check "the exception interfaces are removed" tap_gone dp0
+check "the ports' TAP devices are removed" tap_gone "${T_ID}h0"
 tern_test_end

@@ -5,18 +5,18 @@
 tern_test_begin forwarding-tap
 
 R=tern-$T_ID-r H1=tern-$T_ID-h1 H2=tern-$T_ID-h2
-P0=${T_ID}p0 P1=${T_ID}p1
+P0=dp0 P1=dp1 W0=${T_ID}h0 W1=${T_ID}h1
 netns_add "$R"
 write_tap_config 2
 start_ternd "$R"
 mac0=$(port_mac "$P0"); mac1=$(port_mac "$P1")
-make_host "$R" "$P0" "$H1" 198.18.0.2/24 198.18.0.1
-make_host "$R" "$P1" "$H2" 198.18.1.2/24 198.18.1.1
-hmac1=$(host_mac "$H1" "$P0"); hmac2=$(host_mac "$H2" "$P1")
+make_host "$R" 0 "$H1" 198.18.0.2/24 198.18.0.1
+make_host "$R" 1 "$H2" 198.18.1.2/24 198.18.1.1
+hmac1=$(host_mac "$H1" "$W0"); hmac2=$(host_mac "$H2" "$W1")
 say "h1 198.18.0.2 ($hmac1) -- $P0 ($mac0) [ternd] $P1 ($mac1) -- h2 198.18.1.2 ($hmac2)"
 # no exception path yet: the hosts know the router's MACs statically
-ip -n "$H1" neigh replace 198.18.0.1 lladdr "$mac0" dev "$P0" nud permanent
-ip -n "$H2" neigh replace 198.18.1.1 lladdr "$mac1" dev "$P1" nud permanent
+ip -n "$H1" neigh replace 198.18.0.1 lladdr "$mac0" dev "$W0" nud permanent
+ip -n "$H2" neigh replace 198.18.1.1 lladdr "$mac1" dev "$W1" nud permanent
 
 tern_cli -c "configure terminal" \
 	-c "interface $P0" -c "ip address 198.18.0.1/24" -c "exit" \

@@ -1,8 +1,4 @@
-/*
- * Sink nodes: one node per drop reason and per punt reason, so rte_graph's
- * per-node object counters are the drop and punt statistics.
- * Punt nodes free packets until the exception path (kni/) takes them.
- */
+/* Drop nodes, one per reason, so rte_graph's per-node object counters are the drop statistics. */
 #include "dataplane/node.h"
 #include "dataplane/node_sink.h"
 
@@ -24,19 +20,11 @@ static uint16_t sink_process(struct rte_graph *graph, struct rte_node *node, voi
 
 #define X(reason, text) SINK_NODE(reason);
 DP_DROP_REASONS(X)
-DP_PUNT_REASONS(X)
 #undef X
 
 const struct dp_sink_info dp_drop_reasons[] = {
 #define X(reason, text) { #reason, text },
 	DP_DROP_REASONS(X)
-#undef X
-	{ NULL, NULL },
-};
-
-const struct dp_sink_info dp_punt_reasons[] = {
-#define X(reason, text) { #reason, text },
-	DP_PUNT_REASONS(X)
 #undef X
 	{ NULL, NULL },
 };

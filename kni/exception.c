@@ -1,0 +1,229 @@
+/* The exception service thread: punt rings -> TAPs, TAPs -> ports' exception tx queues. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_mbuf.h>
+
+#include "dataplane/dp.h"
+#include "dataplane/node.h"
+#include "dataplane/punt.h"
+#include "kni/exception.h"
+#include "kni/tap.h"
+
+#define KNI_BURST 32
+#define KNI_IDLE_SPINS 64	/* empty polls before sleeping 1 ms at a time */
+
+struct kni_port {
+	int fd;
+	char name[16];
+	bool carrier;
+	uint16_t txq;		/* the exception service's own queue: one past the workers' */
+	struct kni_port_stats st;	/* written by the service thread only */
+};
+
+static struct kni_port kports[DP_MAX_PORTS];
+static int epfd = -1;
+static pthread_t thread;
+static bool running;
+static volatile bool quit;
+
+const char *kni_tap_name(unsigned int port)
+{
+	return port < dp.nb_ports ? kports[port].name : "";
+}
+
+int kni_init(const char *const *tap_names, char *err, size_t errlen)
+{
+	unsigned int i;
+
+	epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (epfd < 0)
+		return -errno;
+	for (i = 0; i < dp.nb_ports; i++) {
+		struct dp_port *p = &dp.ports[i];
+		struct kni_port *k = &kports[i];
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = i };
+
+		memset(k, 0, sizeof(*k));
+		snprintf(k->name, sizeof(k->name), "%s", tap_names[i]);
+		k->fd = kni_tap_open(k->name, &p->mac, p->mtu, err, errlen);
+		if (k->fd < 0)
+			return k->fd;
+		k->txq = p->nb_txq - 1;
+		k->carrier = dp_port_link_up(p, NULL);
+		kni_tap_set_carrier(k->fd, k->carrier);
+		if (epoll_ctl(epfd, EPOLL_CTL_ADD, k->fd, &ev) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static void to_kernel(struct rte_mbuf *m)
+{
+	struct kni_port *k = &kports[dp_port_index[m->port]];
+	struct iovec iov[8];
+	struct rte_mbuf *s;
+	int n = 0;
+
+	for (s = m; s != NULL && n < 8; s = s->next, n++)
+		iov[n] = (struct iovec){ rte_pktmbuf_mtod(s, void *), s->data_len };
+	if (writev(k->fd, iov, n) < 0)
+		k->st.to_kernel_errors++;
+	else
+		k->st.to_kernel++;
+}
+
+static unsigned int drain_rings(void)
+{
+	struct rte_mbuf *m[KNI_BURST];
+	unsigned int w, i, n, total = 0;
+
+	for (w = 0; w < dp.nb_workers; w++) {
+		n = rte_ring_sc_dequeue_burst(dp_punt[w].ring, (void **)m, KNI_BURST, NULL);
+		for (i = 0; i < n; i++)
+			to_kernel(m[i]);
+		if (n)
+			rte_pktmbuf_free_bulk(m, n);
+		total += n;
+	}
+	return total;
+}
+
+static unsigned int from_kernel(unsigned int port)
+{
+	struct kni_port *k = &kports[port];
+	struct dp_port *p = &dp.ports[port];
+	struct rte_mbuf *m[KNI_BURST];
+	unsigned int n = 0, sent;
+
+	while (n < KNI_BURST) {
+		struct rte_mbuf *b = rte_pktmbuf_alloc(p->pool);
+		ssize_t r;
+
+		if (b == NULL) {
+			k->st.from_kernel_drops++;
+			break;
+		}
+		r = read(k->fd, rte_pktmbuf_mtod(b, void *), rte_pktmbuf_tailroom(b));
+		if (r <= 0) {
+			rte_pktmbuf_free(b);
+			break;
+		}
+		b->data_len = b->pkt_len = r;
+		m[n++] = b;
+	}
+	sent = n ? rte_eth_tx_burst(p->port_id, k->txq, m, n) : 0;
+	if (sent < n) {
+		k->st.from_kernel_drops += n - sent;
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
+	}
+	k->st.from_kernel += sent;
+	return n;
+}
+
+static void *kni_main(void *arg)
+{
+	struct epoll_event evs[DP_MAX_PORTS];
+	unsigned int idle = 0;
+
+	(void)arg;
+	while (!quit) {
+		unsigned int work = drain_rings();
+		int n, i;
+
+		n = epoll_wait(epfd, evs, DP_MAX_PORTS, work || idle < KNI_IDLE_SPINS ? 0 : 1);
+		for (i = 0; i < n; i++)
+			work += from_kernel(evs[i].data.u32);
+		idle = work ? 0 : idle + 1;
+	}
+	return NULL;
+}
+
+int kni_start(char *err, size_t errlen)
+{
+	int rc;
+
+	quit = false;
+	rc = rte_ctrl_thread_create(&thread, "tern-exception", NULL, kni_main, NULL);
+	if (rc != 0) {
+		snprintf(err, errlen, "cannot start the exception service thread: %s", strerror(rc));
+		return -rc;
+	}
+	running = true;
+	return 0;
+}
+
+void kni_stop(void)
+{
+	unsigned int i;
+
+	if (running) {
+		quit = true;
+		pthread_join(thread, NULL);
+		running = false;
+	}
+	/* drop what the workers left in the rings */
+	for (i = 0; i < dp.nb_workers; i++) {
+		void *m;
+
+		while (dp_punt[i].ring && rte_ring_sc_dequeue(dp_punt[i].ring, &m) == 0)
+			rte_pktmbuf_free(m);
+	}
+	for (i = 0; i < dp.nb_ports; i++)
+		if (kports[i].fd > 0) {
+			close(kports[i].fd);
+			kports[i].fd = -1;
+		}
+	if (epfd >= 0)
+		close(epfd);
+	epfd = -1;
+}
+
+uint32_t kni_sync(void)
+{
+	uint32_t mtu_changed = 0;
+	unsigned int i;
+
+	for (i = 0; i < dp.nb_ports; i++) {
+		struct kni_port *k = &kports[i];
+		struct dp_port *p = &dp.ports[i];
+		bool link = dp_port_link_up(p, NULL), up;
+		uint16_t mtu;
+
+		if (k->fd <= 0)
+			continue;
+		if (link != k->carrier && kni_tap_set_carrier(k->fd, link) == 0)
+			k->carrier = link;
+		if (kni_tap_get_state(k->name, &up, &mtu) < 0)
+			continue;
+		if (up != p->admin_up) {
+			p->admin_up = up;
+			dp_port_up[i] = up;
+			RTE_LOG(NOTICE, USER1, "ternd: %s is administratively %s: forwarding %s\n",
+				p->name, up ? "up" : "down", up ? "resumes" : "stops");
+		}
+		if (mtu != p->mtu) {
+			int rc = rte_eth_dev_set_mtu(p->port_id, mtu);
+
+			if (rc < 0 && rc != -ENOTSUP)
+				RTE_LOG(WARNING, USER1, "ternd: %s: the port refuses MTU %u: %s\n",
+					p->name, mtu, rte_strerror(-rc));
+			p->mtu = mtu;
+			mtu_changed |= 1u << i;
+			RTE_LOG(NOTICE, USER1, "ternd: %s: MTU %u\n", p->name, mtu);
+		}
+	}
+	return mtu_changed;
+}
+
+void kni_port_stats(unsigned int port, struct kni_port_stats *st)
+{
+	*st = kports[port].st;
+}

@@ -1,0 +1,34 @@
+/*
+ * The exception service: a thread that moves punted packets from the workers'
+ * rings into each port's TAP, and frames the kernel sends on a TAP out of the
+ * port on the service's own tx queue. It sleeps when idle (1 ms epoll waits
+ * after a short spin), so it costs ~0 CPU without punted traffic.
+ */
+#ifndef TERN_KNI_EXCEPTION_H
+#define TERN_KNI_EXCEPTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct kni_port_stats {
+	uint64_t to_kernel;		/* frames written to the TAP */
+	uint64_t to_kernel_errors;	/* TAP writes that failed (the kernel's queue was full) */
+	uint64_t from_kernel;		/* frames the kernel sent, put on the port */
+	uint64_t from_kernel_drops;	/* no mbuf, or the port's tx queue was full */
+};
+
+/* Control thread, after ports are configured and before workers start. */
+int kni_init(const char *const *tap_names, char *err, size_t errlen);
+int kni_start(char *err, size_t errlen);
+void kni_stop(void);
+/*
+ * Control thread, periodically: the port's link state becomes the TAP's
+ * carrier; the TAP's admin state and MTU become the port's. Returns a mask of
+ * ports whose MTU changed (their nexthops need refreshing).
+ */
+uint32_t kni_sync(void);
+void kni_port_stats(unsigned int port, struct kni_port_stats *st);
+const char *kni_tap_name(unsigned int port);
+
+#endif

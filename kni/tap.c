@@ -1,0 +1,101 @@
+/* TAP creation and state through ioctls: TUNSETIFF, SIOCSIFHWADDR, SIOCSIFMTU, TUNSETCARRIER. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <net/if_arp.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "kni/tap.h"
+
+static int ifreq_ioctl(unsigned long req, struct ifreq *ifr)
+{
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = 0;
+
+	if (s < 0)
+		return -errno;
+	if (ioctl(s, req, ifr) < 0)
+		rc = -errno;
+	close(s);
+	return rc;
+}
+
+int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, char *err,
+		 size_t errlen)
+{
+	struct ifreq ifr;
+	int fd, rc;
+
+	if (strlen(name) >= IFNAMSIZ) {
+		snprintf(err, errlen, "TAP name '%s' is longer than %d characters", name, IFNAMSIZ - 1);
+		return -ENAMETOOLONG;
+	}
+	fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot open /dev/net/tun for TAP %s: %s", name, strerror(errno));
+		return rc;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	ifr.ifr_flags = IFF_TAP | IFF_NO_PI;
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	if (ioctl(fd, TUNSETIFF, &ifr) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot create TAP %s: %s%s", name, strerror(errno),
+			 errno == EBUSY ? " (an interface of that name already exists)" : "");
+		close(fd);
+		return rc;
+	}
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
+	memcpy(ifr.ifr_hwaddr.sa_data, mac->addr_bytes, RTE_ETHER_ADDR_LEN);
+	if ((rc = ifreq_ioctl(SIOCSIFHWADDR, &ifr)) < 0) {
+		snprintf(err, errlen, "cannot set the MAC of TAP %s: %s", name, strerror(-rc));
+		goto fail;
+	}
+	ifr.ifr_mtu = mtu;
+	if ((rc = ifreq_ioctl(SIOCSIFMTU, &ifr)) < 0) {
+		snprintf(err, errlen, "cannot set MTU %u on TAP %s: %s", mtu, name, strerror(-rc));
+		goto fail;
+	}
+	if ((rc = ifreq_ioctl(SIOCGIFFLAGS, &ifr)) == 0) {
+		ifr.ifr_flags |= IFF_UP;
+		rc = ifreq_ioctl(SIOCSIFFLAGS, &ifr);
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot bring TAP %s up: %s", name, strerror(-rc));
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	return rc;
+}
+
+int kni_tap_set_carrier(int fd, bool on)
+{
+	int v = on;
+
+	return ioctl(fd, TUNSETCARRIER, &v) < 0 ? -errno : 0;
+}
+
+int kni_tap_get_state(const char *name, bool *up, uint16_t *mtu)
+{
+	struct ifreq ifr;
+	int rc;
+
+	memset(&ifr, 0, sizeof(ifr));
+	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	if ((rc = ifreq_ioctl(SIOCGIFFLAGS, &ifr)) < 0)
+		return rc;
+	*up = ifr.ifr_flags & IFF_UP;
+	if ((rc = ifreq_ioctl(SIOCGIFMTU, &ifr)) < 0)
+		return rc;
+	*mtu = ifr.ifr_mtu;
+	return 0;
+}

@@ -1,0 +1,18 @@
+/* Kernel TAP interfaces on /dev/net/tun: one per port, named and addressed like it. */
+#ifndef TERN_KNI_TAP_H
+#define TERN_KNI_TAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+/* A non-blocking TAP fd (no packet info header), with mac and mtu set and the interface up. */
+int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, char *err,
+		 size_t errlen);
+int kni_tap_set_carrier(int fd, bool on);
+/* The kernel's view of the interface: administratively up, and its MTU. */
+int kni_tap_get_state(const char *name, bool *up, uint16_t *mtu);
+
+#endif
