@@ -1,87 +1,85 @@
-/* Static routes and static ARP entries: ip route, no ip route, arp, no arp. */
+/* Static routes and static ARP entries, written to the kernel: ip route, arp and their no forms. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <linux/rtnetlink.h>
+
 #include "controlplane/command.h"
+#include "controlplane/netlink.h"
+#include "controlplane/netlink_request.h"
 #include "controlplane/rib.h"
 #include "dataplane/dp.h"
 
-static int route_target(struct cmd_ctx *ctx, const char *word, struct rib_nh_spec *nh)
+struct route_req {
+	uint8_t type;
+	uint32_t gw;
+	uint32_t ifindex;
+};
+
+static int route_target(struct cmd_ctx *ctx, const char *word, struct route_req *r)
 {
 	struct dp_port *p;
-	uint32_t gw;
-	int port;
 
+	memset(r, 0, sizeof(*r));
+	r->type = RTN_UNICAST;
 	if (strcmp(word, "blackhole") == 0) {
-		nh->type = RIB_NH_BLACKHOLE;
+		r->type = RTN_BLACKHOLE;
 	} else if (strcmp(word, "unreachable") == 0) {
-		nh->type = RIB_NH_UNREACHABLE;
+		r->type = RTN_UNREACHABLE;
 	} else if (strcmp(word, "prohibit") == 0) {
-		nh->type = RIB_NH_PROHIBIT;
+		r->type = RTN_PROHIBIT;
 	} else if ((p = dp_port_by_name(word)) != NULL) {
-		nh->type = RIB_NH_CONNECTED;
-		nh->port = p - dp.ports;
-	} else {
-		if (cmd_parse_ip(word, &gw) < 0)
-			return cmd_error(ctx, -EINVAL, "%% '%s' is not a gateway address, an interface or blackhole",
-					 word);
-		port = rib_connected_port(gw);
-		if (port < 0)
-			return cmd_error(ctx, -ENETUNREACH,
-					 "%% Gateway %s is on no connected subnet; configure an address on the interface that reaches it first",
-					 word);
-		nh->type = RIB_NH_GATEWAY;
-		nh->port = port;
-		nh->gw = gw;
+		r->ifindex = mirror_port_ifindex(p - dp.ports);
+		if (r->ifindex == 0)
+			return cmd_error(ctx, -ENODEV, "%% The kernel interface of %s is gone", word);
+	} else if (cmd_parse_ip(word, &r->gw) < 0) {
+		return cmd_error(ctx, -EINVAL, "%% '%s' is not a gateway address, an interface or blackhole",
+				 word);
 	}
+	return 0;
+}
+
+static int route_change(struct cmd_ctx *ctx, bool add, const char *pfx, const char *target)
+{
+	struct route_req r = { .type = RTN_UNSPEC };	/* a delete without target matches any type */
+	uint32_t prefix;
+	uint8_t len;
+	int rc;
+
+	rc = cmd_parse_prefix(ctx, pfx, &prefix, &len, true);
+	if (rc < 0)
+		return rc;
+	if (target != NULL && (rc = route_target(ctx, target, &r)) < 0)
+		return rc;
+	rc = nlr_route(add, prefix, len, r.type, r.gw, r.ifindex);
+	if (rc == -ENETUNREACH)
+		return cmd_error(ctx, rc, "%% Gateway %s is on no connected subnet; configure an address on the interface that reaches it first",
+				 target);
+	if (rc == -ESRCH || (!add && rc == -ENOENT))
+		return cmd_error(ctx, rc, "%% No static route %s%s%s", pfx, target ? " " : "",
+				 target ? target : "");
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel refused route %s: %s", pfx, strerror(-rc));
+	netlink_drain();
 	return 0;
 }
 
 static int cmd_ip_route(struct cmd_ctx *ctx)
 {
-	struct rib_nh_spec nh = { 0 };
-	struct rib_route_info cur;
-	uint32_t prefix;
-	uint8_t len;
-	int rc;
-
-	rc = cmd_parse_prefix(ctx, ctx->argv[2], &prefix, &len, true);
-	if (rc < 0)
-		return rc;
-	rc = route_target(ctx, ctx->argv[3], &nh);
-	if (rc < 0)
-		return rc;
-	if (rib_route_get(prefix, len, &cur) == 0 && cur.proto != RIB_PROTO_STATIC &&
-	    cur.proto != RIB_PROTO_NEIGHBOR)
-		return cmd_error(ctx, -EEXIST, "%% %s is a %s route; a static route cannot replace it",
-				 ctx->argv[2], rib_proto_name(cur.proto));
-	rc = rib_route_add(prefix, len, RIB_PROTO_STATIC, &nh);
-	if (rc < 0)
-		return cmd_error(ctx, rc, "%% Cannot add route %s: %s", ctx->argv[2], strerror(-rc));
-	return rib_commit();
+	return route_change(ctx, true, ctx->argv[2], ctx->argv[3]);
 }
 
 static int cmd_no_ip_route(struct cmd_ctx *ctx)
 {
-	uint32_t prefix;
-	uint8_t len;
-	int rc;
-
-	rc = cmd_parse_prefix(ctx, ctx->argv[3], &prefix, &len, true);
-	if (rc < 0)
-		return rc;
-	rc = rib_route_del(prefix, len, RIB_PROTO_STATIC);
-	if (rc == -ENOENT)
-		return cmd_error(ctx, rc, "%% No static route %s", ctx->argv[3]);
-	return rc < 0 ? rc : rib_commit();
+	return route_change(ctx, false, ctx->argv[3], ctx->argc > 4 ? ctx->argv[4] : NULL);
 }
 
 static int cmd_arp(struct cmd_ctx *ctx)
 {
 	struct dp_port *p = dp_port_by_name(ctx->argv[3]);
 	struct rte_ether_addr mac;
-	uint32_t ip;
+	uint32_t ip, ifindex = mirror_port_ifindex(p - dp.ports);
 	int rc;
 
 	if (cmd_parse_ip(ctx->argv[1], &ip) < 0 || rte_ether_unformat_addr(ctx->argv[2], &mac) < 0)
@@ -90,10 +88,12 @@ static int cmd_arp(struct cmd_ctx *ctx)
 		return cmd_error(ctx, -EINVAL, "%% %s is not a unicast MAC address", ctx->argv[2]);
 	if (rib_connected_port(ip) != p - dp.ports)
 		return cmd_error(ctx, -EINVAL, "%% %s is not on a subnet of %s", ctx->argv[1], p->name);
-	rc = rib_neigh_set(p - dp.ports, ip, &mac, true);
+	rc = nlr_neigh(true, ifindex, ip, &mac);
 	if (rc < 0)
-		return cmd_error(ctx, rc, "%% Cannot add ARP entry %s: %s", ctx->argv[1], strerror(-rc));
-	return rib_commit();
+		return cmd_error(ctx, rc, "%% The kernel refused ARP entry %s: %s", ctx->argv[1],
+				 strerror(-rc));
+	netlink_drain();
+	return 0;
 }
 
 static int cmd_no_arp(struct cmd_ctx *ctx)
@@ -101,16 +101,21 @@ static int cmd_no_arp(struct cmd_ctx *ctx)
 	const struct rib_neigh *n;
 	unsigned int i, nb = rib_neighs(&n);
 	uint32_t ip;
+	int rc;
 
 	if (cmd_parse_ip(ctx->argv[2], &ip) < 0)
 		return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", ctx->argv[2]);
 	for (i = 0; i < nb; i++)
-		if (n[i].ip == ip && n[i].is_static)
+		if (n[i].ip == ip && n[i].permanent)
 			break;
 	if (i == nb)
 		return cmd_error(ctx, -ENOENT, "%% No static ARP entry for %s", ctx->argv[2]);
-	rib_neigh_del(n[i].port, ip);
-	return rib_commit();
+	rc = nlr_neigh(false, mirror_port_ifindex(n[i].port), ip, NULL);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel refused to remove ARP entry %s: %s",
+				 ctx->argv[2], strerror(-rc));
+	netlink_drain();
+	return 0;
 }
 
 const struct cmd_def cmd_ip_table[] = {

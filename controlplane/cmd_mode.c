@@ -2,11 +2,13 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "controlplane/command.h"
 #include "controlplane/iface.h"
-#include "controlplane/rib.h"
+#include "controlplane/netlink.h"
+#include "controlplane/netlink_request.h"
 #include "dataplane/dp.h"
 
 static int cmd_configure(struct cmd_ctx *ctx)
@@ -56,34 +58,51 @@ static int cmd_no_hostname(struct cmd_ctx *ctx)
 	return 0;
 }
 
-static int addr_change(struct cmd_ctx *ctx, const char *arg, bool add)
+/* The interface being configured, and its TAP's ifindex; NULL with the error written. */
+static struct dp_port *config_port(struct cmd_ctx *ctx, uint32_t *ifindex)
 {
 	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
-	char ip_s[16];
-	uint32_t ip;
+
+	if (p == NULL) {
+		cmd_error(ctx, -ENODEV, "%% Interface %s no longer exists", ctx->s->ifname);
+		return NULL;
+	}
+	*ifindex = mirror_port_ifindex(p - dp.ports);
+	if (*ifindex == 0) {
+		cmd_error(ctx, -ENODEV, "%% The kernel interface of %s is gone; restart ternd to recreate it",
+			  p->name);
+		return NULL;
+	}
+	return p;
+}
+
+static int addr_change(struct cmd_ctx *ctx, const char *arg, bool add)
+{
+	uint32_t ip, ifindex;
+	struct dp_port *p;
 	uint8_t len;
 	int rc;
 
-	if (p == NULL)
-		return cmd_error(ctx, -ENODEV, "%% Interface %s no longer exists", ctx->s->ifname);
+	if ((p = config_port(ctx, &ifindex)) == NULL)
+		return -ENODEV;
 	rc = cmd_parse_prefix(ctx, arg, &ip, &len, false);
 	if (rc < 0)
 		return rc;
-	cmd_fmt_ip(ip, ip_s, sizeof(ip_s));
 	if (len == 0 || (len < 31 && ((ip & ~(~0u << (32 - len))) == 0 ||
 				      (ip | (~0u << (32 - len))) == ~0u)))
 		return cmd_error(ctx, -EINVAL,
 				 "%% %s is not a host address: on a /%u it is the network or broadcast address",
 				 arg, len);
-	rc = add ? rib_addr_add(p - dp.ports, ip, len) : rib_addr_del(p - dp.ports, ip, len);
+	rc = nlr_addr(add, ifindex, ip, len);
 	if (rc == -EEXIST)
-		return cmd_error(ctx, rc, "%% Address %s is already configured on an interface", ip_s);
-	if (rc == -ENOENT)
+		return cmd_error(ctx, rc, "%% Address %s is already configured on %s", arg, p->name);
+	if (rc == -EADDRNOTAVAIL || rc == -ENOENT)
 		return cmd_error(ctx, rc, "%% Address %s is not configured on %s", arg, p->name);
 	if (rc < 0)
-		return cmd_error(ctx, rc, "%% Cannot change address %s on %s: %s", arg, p->name,
+		return cmd_error(ctx, rc, "%% The kernel refused address %s on %s: %s", arg, p->name,
 				 strerror(-rc));
-	return rib_commit();
+	netlink_drain();
+	return 0;
 }
 
 static int cmd_ip_address(struct cmd_ctx *ctx)
@@ -94,6 +113,42 @@ static int cmd_ip_address(struct cmd_ctx *ctx)
 static int cmd_no_ip_address(struct cmd_ctx *ctx)
 {
 	return addr_change(ctx, ctx->argv[3], false);
+}
+
+static int link_change(struct cmd_ctx *ctx, int up, uint32_t mtu)
+{
+	uint32_t ifindex;
+	struct dp_port *p;
+	int rc;
+
+	if ((p = config_port(ctx, &ifindex)) == NULL)
+		return -ENODEV;
+	rc = nlr_link(ifindex, up, mtu);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel refused to change %s: %s", p->name,
+				 strerror(-rc));
+	netlink_drain();
+	return 0;
+}
+
+static int cmd_shutdown(struct cmd_ctx *ctx)
+{
+	return link_change(ctx, 0, 0);
+}
+
+static int cmd_no_shutdown(struct cmd_ctx *ctx)
+{
+	return link_change(ctx, 1, 0);
+}
+
+static int cmd_mtu(struct cmd_ctx *ctx)
+{
+	unsigned long mtu = strtoul(ctx->argv[1], NULL, 10);
+
+	if (mtu < 68 || mtu > 9216)
+		return cmd_error(ctx, -EINVAL, "%% MTU %s is out of range: expected 68 to 9216",
+				 ctx->argv[1]);
+	return link_change(ctx, -1, mtu);
 }
 
 static int cmd_description(struct cmd_ctx *ctx)
@@ -113,6 +168,9 @@ const struct cmd_def cmd_mode_table[] = {
 	{ CMD_MODE_CONFIG_IF, "end", "Leave configuration mode", cmd_end, 0 },
 	{ CMD_MODE_CONFIG_IF, "ip address A.B.C.D/M", "Add an IPv4 address", cmd_ip_address, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no ip address A.B.C.D/M", "Remove an IPv4 address", cmd_no_ip_address, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "shutdown", "Stop forwarding on the interface", cmd_shutdown, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no shutdown", "Resume forwarding on the interface", cmd_no_shutdown, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "mtu NUMBER", "Set the interface's MTU (68..9216)", cmd_mtu, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "description LINE", "Describe the interface", cmd_description, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no description", "Remove the description", cmd_description, CMD_F_CONFIG },
 	{ 0 },

@@ -5,12 +5,15 @@
 #include <string.h>
 #include <time.h>
 
+#include <linux/rtnetlink.h>
+
 #include <rte_ethdev.h>
 #include <rte_version.h>
 
 #include "api/tern_version.h"
 #include "controlplane/command.h"
 #include "controlplane/iface.h"
+#include "controlplane/netlink.h"
 #include "controlplane/rib.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
@@ -231,7 +234,7 @@ static int cmd_show_ip_fib(struct cmd_ctx *ctx)
 {
 	struct rib_route_info r;
 	const struct dp_nexthop *nh;
-	char pfx[16], desc[64], mac[RTE_ETHER_ADDR_FMT_SIZE] = "-";
+	char pfx[16], desc[512], mac[RTE_ETHER_ADDR_FMT_SIZE] = "-";
 	uint32_t ip, id;
 
 	if (cmd_parse_ip(ctx->argv[3], &ip) < 0)
@@ -267,34 +270,119 @@ static int cmd_show_ip_fib(struct cmd_ctx *ctx)
 	return 0;
 }
 
+static const char *route_origin(const struct rib_route_info *r)
+{
+	if (r->attrs.src == RIB_SRC_ADJACENCY)
+		return "neighbor";
+	if (r->nh.type == RIB_NH_LOCAL)
+		return "local";
+	if (r->attrs.kproto == RTPROT_KERNEL && r->nh.type == RIB_NH_CONNECTED)
+		return "connected";
+	return rib_kproto_name(r->attrs.kproto);
+}
+
 static int cmd_show_ip_route(struct cmd_ctx *ctx)
 {
 	struct rib_route_info *r;
-	unsigned int n, i;
-	char pfx[16], desc[64];
-	int rc = rib_routes_sorted(&r, &n);
+	unsigned int n, i, shown = 0;
+	uint32_t only = 0;
+	uint8_t only_len = 0;
+	bool filter = ctx->argc > 3, longer = ctx->argc > 4;
+	char pfx[24], ip[16], desc[512];
+	int rc;
 
-	if (rc < 0)
+	if (filter && (rc = cmd_parse_prefix(ctx, ctx->argv[3], &only, &only_len, false)) < 0)
+		return rc;
+	if ((rc = rib_routes_sorted(&r, &n)) < 0)
 		return cmd_error(ctx, rc, "%% Cannot list routes: %s", strerror(-rc));
 	if (ctx->json) {
 		ctx->wrote_json = true;
 		ob_printf(ctx->out, "{\"routes\": [");
 	}
 	for (i = 0; i < n; i++) {
-		cmd_fmt_ip(r[i].prefix, pfx, sizeof(pfx));
+		uint32_t m = only_len ? ~0u << (32 - only_len) : 0;
+
+		if (filter && (longer ? r[i].len < only_len || (r[i].prefix & m) != (only & m)
+				      : r[i].len != only_len || r[i].prefix != (only & m)))
+			continue;
+		cmd_fmt_ip(r[i].prefix, ip, sizeof(ip));
+		snprintf(pfx, sizeof(pfx), "%s/%u", ip, r[i].len);
 		rib_nh_describe(&r[i].nh, desc, sizeof(desc));
 		if (ctx->json) {
-			ob_printf(ctx->out, "%s{\"prefix\": \"%s/%u\", \"protocol\": \"%s\", \"nexthop\": ",
-				  i ? ", " : "", pfx, r[i].len, rib_proto_name(r[i].proto));
+			ob_printf(ctx->out, "%s{\"prefix\": \"%s\", \"origin\": \"%s\", \"metric\": %u, "
+				  "\"type\": \"%s\", \"nexthop_id\": %u, \"nexthop\": ",
+				  shown ? ", " : "", pfx, route_origin(&r[i]), r[i].attrs.metric,
+				  rib_nh_type_name(r[i].nh.type), r[i].nh_id);
 			ob_json_str(ctx->out, desc);
 			ob_printf(ctx->out, "}");
 		} else {
-			ob_printf(ctx->out, "%-10s %-18s %s\n", rib_proto_name(r[i].proto), pfx, desc);
+			ob_printf(ctx->out, "%-10s %-18s %s\n", route_origin(&r[i]), pfx, desc);
 		}
+		shown++;
 	}
 	if (ctx->json)
 		ob_printf(ctx->out, "]}");
+	else if (filter && shown == 0)
+		ob_printf(ctx->out, "%% No route %s %s\n", longer ? "within" : "for", ctx->argv[3]);
 	free(r);
+	return 0;
+}
+
+static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
+{
+	struct rib_counts c;
+	unsigned int t;
+
+	rib_counts(&c);
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"kernel_routes\": %u, \"adjacencies\": %u, \"alternates\": %u, "
+			  "\"nexthops\": %u, \"neighbors\": %u, \"addresses\": %u, "
+			  "\"fib_updates\": %lu, \"fib_memory_bytes\": %zu, \"by_type\": {",
+			  c.routes[RIB_SRC_KERNEL], c.routes[RIB_SRC_ADJACENCY], c.alternates,
+			  c.nexthops, c.neighbours, c.addresses, dp_fib_updates(), dp_fib_memory());
+		for (t = 0; t <= RIB_NH_GROUP; t++)
+			ob_printf(ctx->out, "%s\"%s\": %u", t ? ", " : "", rib_nh_type_name(t),
+				  c.by_type[t]);
+		ob_printf(ctx->out, "}}");
+		return 0;
+	}
+	ob_printf(ctx->out, "routes from the kernel   %10u\n", c.routes[RIB_SRC_KERNEL]);
+	ob_printf(ctx->out, "neighbour adjacencies    %10u\n", c.routes[RIB_SRC_ADJACENCY]);
+	ob_printf(ctx->out, "hidden by a lower metric %10u\n", c.alternates);
+	for (t = 0; t <= RIB_NH_GROUP; t++)
+		ob_printf(ctx->out, "  %-22s %10u\n", rib_nh_type_name(t), c.by_type[t]);
+	ob_printf(ctx->out, "nexthops                 %10u\n", c.nexthops);
+	ob_printf(ctx->out, "neighbours               %10u\n", c.neighbours);
+	ob_printf(ctx->out, "FIB updates              %10lu\n", dp_fib_updates());
+	ob_printf(ctx->out, "FIB memory               %10zu MiB (two copies)\n", dp_fib_memory() >> 20);
+	return 0;
+}
+
+static int cmd_show_netlink(struct cmd_ctx *ctx)
+{
+	const struct nl_stats *s = netlink_stats();
+
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"messages\": %lu, \"links\": %lu, \"addresses\": %lu, "
+			  "\"routes\": %lu, \"neighbors\": %lu, \"malformed\": %lu, "
+			  "\"routes_skipped\": %lu, \"resyncs\": %lu, \"overflows\": %lu, "
+			  "\"swept\": %lu, \"batches\": %lu, \"max_batch\": %lu, "
+			  "\"last_resync_s\": %.3f, \"rcvbuf\": %u, \"backlog_bytes\": %u}",
+			  s->messages, s->links, s->addrs, s->routes, s->neighs, s->malformed,
+			  s->routes_skipped, s->resyncs, s->overflows, s->swept, s->batches,
+			  s->max_batch, s->last_resync_s, s->rcvbuf, netlink_backlog());
+		return 0;
+	}
+	ob_printf(ctx->out, "messages %lu: links %lu, addresses %lu, routes %lu, neighbours %lu\n",
+		  s->messages, s->links, s->addrs, s->routes, s->neighs);
+	ob_printf(ctx->out, "malformed %lu, routes not mirrored %lu (other tables, not via a port)\n",
+		  s->malformed, s->routes_skipped);
+	ob_printf(ctx->out, "resyncs %lu (overflows %lu, stale entries swept %lu, last took %.3f s)\n",
+		  s->resyncs, s->overflows, s->swept, s->last_resync_s);
+	ob_printf(ctx->out, "batches %lu (largest %lu messages); receive buffer %u bytes, %u unread\n",
+		  s->batches, s->max_batch, s->rcvbuf, netlink_backlog());
 	return 0;
 }
 
@@ -316,7 +404,7 @@ static int cmd_show_arp(struct cmd_ctx *ctx)
 		ob_printf(ctx->out, ctx->json ? "%s{\"address\": \"%s\", \"mac\": \"%s\", \"interface\": \"%s\", \"type\": \"%s\"}"
 					      : "%s%-16s %-18s %-12s %s\n",
 			  ctx->json && i ? ", " : "", ip, mac, dp.ports[n[i].port].name,
-			  n[i].is_static ? "static" : "dynamic");
+			  n[i].permanent ? "static" : "dynamic");
 	}
 	if (ctx->json)
 		ob_printf(ctx->out, "]}");
@@ -331,6 +419,10 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show errors", "Packets dropped and punted, by reason", cmd_show_errors, 0 },
 	{ CMD_MODE_EXEC, "show workers", "Forwarding workers and the queues they poll", cmd_show_workers, 0 },
 	{ CMD_MODE_EXEC, "show ip route", "The routing table", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route A.B.C.D/M", "One route", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route summary", "Route counts by type, nexthops, FIB memory", cmd_show_ip_route_summary, 0 },
+	{ CMD_MODE_EXEC, "show netlink", "The kernel mirror: messages, errors, resyncs", cmd_show_netlink, 0 },
 	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },
 	{ CMD_MODE_EXEC, "show ip neighbors", "Neighbour (ARP) table", cmd_show_arp, 0 },
 	{ CMD_MODE_EXEC, "show arp", "Neighbour (ARP) table", cmd_show_arp, 0 },

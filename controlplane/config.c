@@ -313,6 +313,7 @@ static int parse_globals(struct parse *p)
 	static const char *const mp_keys[] = { "mbufs", "cache", NULL };
 	static const char *const fib_keys[] = { "routes", NULL };
 	static const char *const log_keys[] = { "syslog", NULL };
+	static const char *const nl_keys[] = { "rcvbuf", NULL };
 	unsigned long v;
 	const char *s;
 	int rc;
@@ -320,7 +321,8 @@ static int parse_globals(struct parse *p)
 	if ((rc = check_keys(p, "eal", eal_keys)) < 0 || (rc = check_keys(p, "api", api_keys)) < 0 ||
 	    (rc = check_keys(p, "store", store_keys)) < 0 ||
 	    (rc = check_keys(p, "mempool", mp_keys)) < 0 ||
-	    (rc = check_keys(p, "fib", fib_keys)) < 0 || (rc = check_keys(p, "log", log_keys)) < 0)
+	    (rc = check_keys(p, "fib", fib_keys)) < 0 || (rc = check_keys(p, "log", log_keys)) < 0 ||
+	    (rc = check_keys(p, "netlink", nl_keys)) < 0)
 		return rc;
 	if ((rc = get_string(p, "eal", "args", p->cfg->eal_args, sizeof(p->cfg->eal_args))) < 0)
 		return rc;
@@ -344,6 +346,11 @@ static int parse_globals(struct parse *p)
 	if ((rc = get_uint(p, "fib", "routes", 1024, 1u << 24, &v)) < 0)
 		return rc;
 	p->cfg->fib_routes = v;
+	/* an Internet table's worth of notifications in flight */
+	v = 64u << 20;
+	if ((rc = get_uint(p, "netlink", "rcvbuf", 4096, 1u << 30, &v)) < 0)
+		return rc;
+	p->cfg->netlink_rcvbuf = v;
 	s = rte_cfgfile_get_entry(p->file, "log", "syslog");
 	if (s != NULL) {
 		if (strcmp(s, "yes") == 0)
@@ -448,8 +455,8 @@ static int parse_sections(struct parse *p)
 		if (strncmp(s, "worker ", 7) == 0)
 			continue;
 		if (strcmp(s, "eal") && strcmp(s, "api") && strcmp(s, "store") &&
-		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log"))
-			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, api, store or log",
+		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log") && strcmp(s, "netlink"))
+			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, api, store or log",
 				  s);
 	}
 	for (i = 0; i < n && rc == 0; i++) {

@@ -49,6 +49,7 @@ struct tern_config {
 	unsigned int mbufs;	/* per NUMA socket */
 	unsigned int mbuf_cache;
 	unsigned int fib_routes;	/* FIB capacity */
+	unsigned int netlink_rcvbuf;	/* bytes */
 	char api_socket[108];
 	char store_db[256];
 	bool log_syslog;

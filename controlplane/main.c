@@ -21,6 +21,7 @@
 #include "controlplane/eal_args.h"
 #include "controlplane/event_loop.h"
 #include "controlplane/log.h"
+#include "controlplane/netlink.h"
 #include "controlplane/rib.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
@@ -176,18 +177,14 @@ static int dataplane_start(char *err, size_t errlen)
 
 static void tick(void)
 {
-	uint32_t mtu_changed = kni_sync();
-	unsigned int i;
-
-	for (i = 0; i < dp.nb_ports; i++)
-		if (mtu_changed & (1u << i))
-			rib_port_changed(i);
+	kni_sync();
 	dp_rcu_reclaim();
 }
 
 static void shutdown_all(void)
 {
 	api_server_stop();
+	netlink_stop();
 	dp_workers_stop();
 	kni_stop();
 	dp_ports_stop();
@@ -249,6 +246,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	rc = dataplane_start(err, sizeof(err));
+	if (rc == 0)
+		rc = netlink_start(cfg.netlink_rcvbuf, err, sizeof(err));
 	if (rc == 0)
 		rc = api_server_start(cfg.api_socket, err, sizeof(err));
 	if (rc < 0) {

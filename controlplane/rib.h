@@ -1,6 +1,6 @@
 /*
- * The control plane's view of routes, addresses and neighbours, and the
- * nexthops it derives from them for the dataplane.
+ * The control plane's copy of the kernel's routes, addresses and neighbours
+ * (the kernel is the RIB; this mirrors it), and the nexthops derived from them.
  * Owner: the control thread; it alone writes the FIB and nexthop tables.
  */
 #ifndef TERN_RIB_H
@@ -11,35 +11,46 @@
 
 #include <rte_ether.h>
 
-#include "controlplane/outbuf.h"
+#define RIB_GROUP_MAX 64
 
-enum rib_proto {
-	RIB_PROTO_CONNECTED,
-	RIB_PROTO_LOCAL,
-	RIB_PROTO_STATIC,
-	RIB_PROTO_NEIGHBOR,	/* host route to a resolved neighbour (an adjacency) */
-	RIB_PROTO_MAX,
+enum rib_source {
+	RIB_SRC_KERNEL,		/* mirrored from a kernel routing table */
+	RIB_SRC_ADJACENCY,	/* host route to a resolved neighbour on a connected subnet */
+	RIB_SRC_MAX,
 };
 
 enum rib_nh_type {
 	RIB_NH_GATEWAY,		/* via an address on a port: forward once resolved */
 	RIB_NH_CONNECTED,	/* on a port's subnet: the kernel resolves each host */
-	RIB_NH_LOCAL,
+	RIB_NH_LOCAL,		/* one of the router's addresses (or a subnet broadcast) */
 	RIB_NH_BLACKHOLE,
 	RIB_NH_UNREACHABLE,
 	RIB_NH_PROHIBIT,
+	RIB_NH_GROUP,		/* ECMP over gateway/connected members */
+};
+
+struct rib_hop {
+	uint16_t port;
+	uint32_t gw;		/* host order; 0: connected */
 };
 
 struct rib_nh_spec {
 	enum rib_nh_type type;
-	uint16_t port;		/* GATEWAY, CONNECTED */
-	uint32_t gw;		/* GATEWAY, host order */
+	struct rib_hop hop;			/* GATEWAY, CONNECTED */
+	uint8_t nb_members;			/* GROUP */
+	struct rib_hop members[RIB_GROUP_MAX];	/* GROUP; a weight-w member appears w times */
+};
+
+struct rib_route_attrs {
+	enum rib_source src;
+	uint8_t kproto;		/* the kernel's rtm_protocol (RTPROT_*) */
+	uint32_t metric;	/* the kernel's priority: lower wins */
 };
 
 struct rib_route_info {
 	uint32_t prefix;	/* host order */
 	uint8_t len;
-	enum rib_proto proto;
+	struct rib_route_attrs attrs;
 	uint32_t nh_id;
 	struct rib_nh_spec nh;
 };
@@ -48,43 +59,61 @@ struct rib_addr {
 	uint16_t port;
 	uint32_t ip;		/* host order */
 	uint8_t len;
+	uint16_t gen;
 };
 
 struct rib_neigh {
 	uint16_t port;
 	uint32_t ip;
 	struct rte_ether_addr mac;
-	bool is_static;
+	bool permanent;
+	uint16_t gen;
 };
 
 int rib_init(unsigned int max_routes);
 void rib_fini(void);
 
-/* All changes are queued and reach the FIB together at rib_commit(). */
-int rib_route_add(uint32_t prefix, uint8_t len, enum rib_proto proto, const struct rib_nh_spec *nh);
-int rib_route_del(uint32_t prefix, uint8_t len, enum rib_proto proto);
+/* Route changes are queued and reach the FIB together at rib_commit(). */
+int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
+		  const struct rib_nh_spec *nh);
+/* Deletes the kernel route of that metric (the best alternate takes its place). */
+int rib_route_del(uint32_t prefix, uint8_t len, uint32_t metric);
 int rib_commit(void);
+/* Drops every kernel route through port: the kernel flushes them silently on link down. */
+unsigned int rib_flush_port(uint16_t port);
 
 int rib_addr_add(uint16_t port, uint32_t ip, uint8_t len);
 int rib_addr_del(uint16_t port, uint32_t ip, uint8_t len);
-int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool is_static);
+int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent);
 int rib_neigh_del(uint16_t port, uint32_t ip);
-/* Re-derives every nexthop on a port (after its MAC, MTU or state changed). */
+/* Re-derives every nexthop on a port (after its MAC or MTU changed). */
 int rib_port_changed(uint16_t port);
+
+/* Mark and sweep for resynchronisation: begin, re-add everything, then sweep what was not seen. */
+void rib_mark_begin(void);
+unsigned int rib_sweep(void);
 
 /* The port whose connected subnet holds ip, or -ENETUNREACH. */
 int rib_connected_port(uint32_t ip);
-/* The longest-prefix route covering ip, as the RIB has it. */
 int rib_route_lookup(uint32_t ip, struct rib_route_info *out);
 int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out);
-
-/* Iteration in prefix order (sorted copies; fine for display). */
+/* All routes in prefix order (a sorted copy; free() it). */
 int rib_routes_sorted(struct rib_route_info **out, unsigned int *n);
 unsigned int rib_addrs(const struct rib_addr **out);
 unsigned int rib_neighs(const struct rib_neigh **out);
-unsigned int rib_route_count(enum rib_proto proto);
 
-const char *rib_proto_name(enum rib_proto p);
+struct rib_counts {
+	unsigned int routes[RIB_SRC_MAX];
+	unsigned int alternates;
+	unsigned int by_type[RIB_NH_GROUP + 1];
+	unsigned int nexthops;
+	unsigned int neighbours;
+	unsigned int addresses;
+};
+void rib_counts(struct rib_counts *c);
+
+const char *rib_kproto_name(uint8_t kproto);
+const char *rib_nh_type_name(enum rib_nh_type t);
 void rib_nh_describe(const struct rib_nh_spec *nh, char *buf, size_t len);
 
 #endif

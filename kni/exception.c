@@ -186,41 +186,20 @@ void kni_stop(void)
 	epfd = -1;
 }
 
-uint32_t kni_sync(void)
+void kni_sync(void)
 {
-	uint32_t mtu_changed = 0;
 	unsigned int i;
 
 	for (i = 0; i < dp.nb_ports; i++) {
 		struct kni_port *k = &kports[i];
-		struct dp_port *p = &dp.ports[i];
-		bool link = dp_port_link_up(p, NULL), up;
-		uint16_t mtu;
+		bool link = dp_port_link_up(&dp.ports[i], NULL);
 
-		if (k->fd <= 0)
-			continue;
-		if (link != k->carrier && kni_tap_set_carrier(k->fd, link) == 0)
+		if (k->fd > 0 && link != k->carrier && kni_tap_set_carrier(k->fd, link) == 0) {
 			k->carrier = link;
-		if (kni_tap_get_state(k->name, &up, &mtu) < 0)
-			continue;
-		if (up != p->admin_up) {
-			p->admin_up = up;
-			dp_port_up[i] = up;
-			RTE_LOG(NOTICE, USER1, "ternd: %s is administratively %s: forwarding %s\n",
-				p->name, up ? "up" : "down", up ? "resumes" : "stops");
-		}
-		if (mtu != p->mtu) {
-			int rc = rte_eth_dev_set_mtu(p->port_id, mtu);
-
-			if (rc < 0 && rc != -ENOTSUP)
-				RTE_LOG(WARNING, USER1, "ternd: %s: the port refuses MTU %u: %s\n",
-					p->name, mtu, rte_strerror(-rc));
-			p->mtu = mtu;
-			mtu_changed |= 1u << i;
-			RTE_LOG(NOTICE, USER1, "ternd: %s: MTU %u\n", p->name, mtu);
+			RTE_LOG(NOTICE, USER1, "ternd: %s: link %s\n", dp.ports[i].name,
+				link ? "up" : "down");
 		}
 	}
-	return mtu_changed;
 }
 
 void kni_port_stats(unsigned int port, struct kni_port_stats *st)

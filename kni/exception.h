@@ -22,12 +22,9 @@ struct kni_port_stats {
 int kni_init(const char *const *tap_names, char *err, size_t errlen);
 int kni_start(char *err, size_t errlen);
 void kni_stop(void);
-/*
- * Control thread, periodically: the port's link state becomes the TAP's
- * carrier; the TAP's admin state and MTU become the port's. Returns a mask of
- * ports whose MTU changed (their nexthops need refreshing).
- */
-uint32_t kni_sync(void);
+/* Control thread, periodically: the port's link state becomes the TAP's carrier. (The
+ * TAP's admin state and MTU reach the port through the netlink mirror.) */
+void kni_sync(void);
 void kni_port_stats(unsigned int port, struct kni_port_stats *st);
 const char *kni_tap_name(unsigned int port);
 

@@ -1,0 +1,231 @@
+/* Netlink sockets of the mirror: subscription, dumps, batched event handling, resync. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
+#include "controlplane/event_loop.h"
+#include "controlplane/log.h"
+#include "controlplane/netlink.h"
+#include "controlplane/rib.h"
+
+#define NL_BUF (1u << 20)
+
+static struct mnl_socket *ev_sock;
+static struct ev_handler ev = { .fd = -1 };
+static struct nl_stats stats;
+static unsigned int want_rcvbuf;
+static char *buf;
+
+const struct nl_stats *netlink_stats(void)
+{
+	return &stats;
+}
+
+unsigned int netlink_backlog(void)
+{
+	int n = 0;
+
+	if (ev.fd >= 0 && ioctl(ev.fd, FIONREAD, &n) < 0)
+		n = 0;
+	return n;
+}
+
+static int apply_one(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_msg m;
+
+	(void)data;
+	stats.messages++;
+	if (nl_parse(nlh, &m) < 0) {
+		stats.malformed++;
+		return MNL_CB_OK;	/* one bad message never stops the rest */
+	}
+	mirror_apply(&m, &stats);
+	return MNL_CB_OK;
+}
+
+/* Dumps one table on its own socket, applying each entry as it comes. */
+static int dump(uint16_t type, uint8_t family)
+{
+	struct mnl_socket *s = mnl_socket_open(NETLINK_ROUTE);
+	char req[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct rtgenmsg *g;
+	unsigned int seq = time(NULL), portid;
+	int rc = 0, n;
+
+	if (s == NULL || mnl_socket_bind(s, 0, MNL_SOCKET_AUTOPID) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	portid = mnl_socket_get_portid(s);
+	nlh = mnl_nlmsg_put_header(req);
+	nlh->nlmsg_type = type;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = seq;
+	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
+	g->rtgen_family = family;
+	if (mnl_socket_sendto(s, nlh, nlh->nlmsg_len) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	while ((n = mnl_socket_recvfrom(s, buf, NL_BUF)) > 0) {
+		rc = mnl_cb_run(buf, n, seq, portid, apply_one, NULL);
+		if (rc <= MNL_CB_STOP)
+			break;
+	}
+	rc = rc < 0 ? -errno : 0;
+out:
+	if (s)
+		mnl_socket_close(s);
+	return rc;
+}
+
+static void on_events(struct ev_handler *h, uint32_t events);
+
+static int subscribe(char *err, size_t errlen)
+{
+	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH;
+	int fd, v = want_rcvbuf;
+	socklen_t len = sizeof(v);
+
+	ev_sock = mnl_socket_open(NETLINK_ROUTE);
+	if (ev_sock == NULL || mnl_socket_bind(ev_sock, groups, MNL_SOCKET_AUTOPID) < 0) {
+		snprintf(err, errlen, "cannot subscribe to rtnetlink: %s", strerror(errno));
+		return -errno;
+	}
+	fd = mnl_socket_get_fd(ev_sock);
+	/* FORCE lifts the rmem_max cap (we are root); plain SO_RCVBUF otherwise */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len);
+	stats.rcvbuf = v;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	ev.fd = fd;
+	ev.cb = on_events;
+	return ev_add(&ev, EPOLLIN);
+}
+
+static void unsubscribe(void)
+{
+	if (ev_sock == NULL)
+		return;
+	ev_del(&ev);
+	mnl_socket_close(ev_sock);
+	ev_sock = NULL;
+	ev.fd = -1;
+}
+
+static int dump_all(void)
+{
+	int rc;
+
+	if ((rc = dump(RTM_GETLINK, AF_UNSPEC)) < 0 || (rc = dump(RTM_GETADDR, AF_INET)) < 0 ||
+	    (rc = dump(RTM_GETROUTE, AF_INET)) < 0 || (rc = dump(RTM_GETNEIGH, AF_INET)) < 0)
+		return rc;
+	return rib_commit();
+}
+
+int netlink_resync(void)
+{
+	struct timespec t0, t1;
+	char err[256];
+	unsigned int swept;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	stats.resyncs++;
+	unsubscribe();
+	rc = subscribe(err, sizeof(err));
+	if (rc < 0) {
+		TERN_LOG(rib, ERR, "resync: %s", err);
+		return rc;
+	}
+	rib_mark_begin();
+	rc = dump_all();
+	swept = rib_sweep();
+	stats.swept += swept;
+	rib_commit();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	stats.last_resync_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	TERN_LOG(rib, NOTICE, "resynchronised with the kernel in %.3f s: %u stale entries removed%s",
+		 stats.last_resync_s, swept, rc < 0 ? " (a dump failed; will retry)" : "");
+	return rc;
+}
+
+/* Reads until the socket is empty, then applies the whole batch to the FIB at once. */
+void netlink_drain(void)
+{
+	uint64_t before = stats.messages, n;
+	bool resync = false;
+
+	if (ev_sock == NULL)
+		return;
+	for (;;) {
+		int r = mnl_socket_recvfrom(ev_sock, buf, NL_BUF);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			if (errno == ENOBUFS)
+				stats.overflows++;
+			TERN_LOG(rib, WARNING, "netlink socket: %s; resynchronising", strerror(errno));
+			resync = true;
+			break;
+		}
+		mnl_cb_run(buf, r, 0, 0, apply_one, NULL);
+	}
+	if (resync) {
+		netlink_resync();
+		return;
+	}
+	n = stats.messages - before;
+	if (n) {
+		stats.batches++;
+		if (n > stats.max_batch)
+			stats.max_batch = n;
+		rib_commit();
+	}
+}
+
+static void on_events(struct ev_handler *h, uint32_t events)
+{
+	(void)h;
+	(void)events;
+	netlink_drain();
+}
+
+int netlink_start(unsigned int rcvbuf, char *err, size_t errlen)
+{
+	int rc;
+
+	buf = malloc(NL_BUF);
+	if (buf == NULL)
+		return -ENOMEM;
+	want_rcvbuf = rcvbuf;
+	rc = subscribe(err, errlen);
+	if (rc < 0)
+		return rc;
+	rc = dump_all();
+	if (rc < 0)
+		snprintf(err, errlen, "cannot dump the kernel's tables: %s", strerror(-rc));
+	return rc;
+}
+
+void netlink_stop(void)
+{
+	unsubscribe();
+	free(buf);
+	buf = NULL;
+}

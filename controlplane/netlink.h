@@ -1,0 +1,45 @@
+/*
+ * The netlink mirror: ternd follows the kernel's links, IPv4 addresses, IPv4
+ * routes (main and local tables) and neighbours on its ports' TAPs. Subscribe
+ * first, then dump, so nothing that changes in between is missed; a socket
+ * error or overflow (ENOBUFS) triggers a resync: reopen, dump everything,
+ * sweep what the dump did not show.
+ */
+#ifndef TERN_NETLINK_H
+#define TERN_NETLINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "controlplane/netlink_parse.h"
+
+struct nl_stats {
+	uint64_t messages;
+	uint64_t links, addrs, routes, neighs;
+	uint64_t malformed;
+	uint64_t routes_skipped;	/* not through a port, another table, unsupported type */
+	uint64_t resyncs;
+	uint64_t overflows;		/* ENOBUFS: the kernel dropped messages for us */
+	uint64_t swept;			/* stale entries removed by resyncs */
+	uint64_t batches;
+	uint64_t max_batch;
+	double last_resync_s;
+	unsigned int rcvbuf;
+};
+
+int netlink_start(unsigned int rcvbuf, char *err, size_t errlen);
+void netlink_stop(void);
+/* Processes whatever the kernel has sent so far (after a config change, before replying). */
+void netlink_drain(void);
+int netlink_resync(void);
+const struct nl_stats *netlink_stats(void);
+/* Bytes the kernel has queued for us and we have not read yet. */
+unsigned int netlink_backlog(void);
+
+/* The mirror's side: applies one parsed message (netlink_mirror.c). */
+void mirror_apply(const struct nl_msg *m, struct nl_stats *st);
+/* ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1. */
+uint32_t mirror_port_ifindex(unsigned int port);
+int mirror_ifindex_port(uint32_t ifindex);
+
+#endif

@@ -1,0 +1,181 @@
+/* Applies parsed kernel messages to ports and the RIB: the kernel is the RIB, ternd follows. */
+#include <errno.h>
+#include <string.h>
+
+#include <linux/rtnetlink.h>
+#include <rte_ethdev.h>
+
+#include "controlplane/log.h"
+#include "controlplane/netlink.h"
+#include "controlplane/rib.h"
+#include "dataplane/dp.h"
+#include "dataplane/node.h"
+#include "kni/exception.h"
+
+static uint32_t port_ifindex[DP_MAX_PORTS];
+
+uint32_t mirror_port_ifindex(unsigned int port)
+{
+	return port < DP_MAX_PORTS ? port_ifindex[port] : 0;
+}
+
+int mirror_ifindex_port(uint32_t ifindex)
+{
+	unsigned int i;
+
+	if (ifindex == 0)
+		return -1;
+	for (i = 0; i < dp.nb_ports; i++)
+		if (port_ifindex[i] == ifindex)
+			return i;
+	return -1;
+}
+
+static void apply_link(const struct nl_msg *m)
+{
+	const struct nl_link *l = &m->link;
+	struct dp_port *p;
+	unsigned int i;
+
+	for (i = 0; i < dp.nb_ports; i++)
+		if (strcmp(kni_tap_name(i), l->name) == 0 || port_ifindex[i] == l->ifindex)
+			break;
+	if (i == dp.nb_ports)
+		return;
+	if (m->del) {
+		port_ifindex[i] = 0;
+		return;
+	}
+	port_ifindex[i] = l->ifindex;
+	p = &dp.ports[i];
+	if (l->up != p->admin_up) {
+		p->admin_up = l->up;
+		dp_port_up[i] = l->up;
+		TERN_LOG(rib, NOTICE, "%s is administratively %s: forwarding %s", p->name,
+			 l->up ? "up" : "down", l->up ? "resumes" : "stops");
+		/* the kernel drops the routes through a downed interface without a word */
+		if (!l->up)
+			TERN_LOG(rib, NOTICE, "%s down: %u routes through it flushed", p->name,
+				 rib_flush_port(i));
+	}
+	if (l->mtu && l->mtu != p->mtu && l->mtu <= UINT16_MAX) {
+		int rc = rte_eth_dev_set_mtu(p->port_id, l->mtu);
+
+		if (rc < 0 && rc != -ENOTSUP)
+			TERN_LOG(rib, WARNING, "%s: the port refuses MTU %u: %s", p->name, l->mtu,
+				 rte_strerror(-rc));
+		p->mtu = l->mtu;
+		rib_port_changed(i);
+		TERN_LOG(rib, NOTICE, "%s: MTU %u", p->name, l->mtu);
+	}
+}
+
+static void apply_addr(const struct nl_msg *m)
+{
+	int port = mirror_ifindex_port(m->addr.ifindex);
+
+	if (port < 0)
+		return;
+	if (m->del)
+		rib_addr_del(port, m->addr.ip, m->addr.len);
+	else
+		rib_addr_add(port, m->addr.ip, m->addr.len);
+}
+
+/* Builds the nexthop of a unicast route; -ENODEV when a hop is not on one of our ports. */
+static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
+{
+	unsigned int i, w;
+
+	if (r->nb_paths == 0)
+		return -ENODEV;
+	if (r->nb_paths == 1) {
+		int port = mirror_ifindex_port(r->paths[0].ifindex);
+
+		if (port < 0)
+			return -ENODEV;
+		s->type = r->paths[0].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED;
+		s->hop = (struct rib_hop){ port, r->paths[0].gw };
+		return 0;
+	}
+	s->type = RIB_NH_GROUP;
+	s->nb_members = 0;
+	for (i = 0; i < r->nb_paths; i++) {
+		int port = mirror_ifindex_port(r->paths[i].ifindex);
+
+		if (port < 0)
+			return -ENODEV;
+		/* a hop of weight w is w members: the flow hash spreads by weight */
+		for (w = 0; w < r->paths[i].weight && s->nb_members < RIB_GROUP_MAX; w++)
+			s->members[s->nb_members++] = (struct rib_hop){ port, r->paths[i].gw };
+	}
+	return 0;
+}
+
+static void apply_route(const struct nl_msg *m, struct nl_stats *st)
+{
+	const struct nl_route *r = &m->route;
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = r->protocol,
+				     .metric = r->priority };
+	struct rib_nh_spec s = { 0 };
+	int rc = 0;
+
+	if ((r->table != RT_TABLE_MAIN && r->table != RT_TABLE_LOCAL) || r->tos != 0) {
+		st->routes_skipped++;
+		return;
+	}
+	if (m->del) {
+		rib_route_del(r->prefix, r->len, r->priority);
+		return;
+	}
+	switch (r->type) {
+	case RTN_UNICAST:
+		rc = unicast_nh(r, &s);
+		break;
+	case RTN_LOCAL:
+	case RTN_BROADCAST:
+		s.type = RIB_NH_LOCAL;
+		break;
+	case RTN_BLACKHOLE: s.type = RIB_NH_BLACKHOLE; break;
+	case RTN_UNREACHABLE: s.type = RIB_NH_UNREACHABLE; break;
+	case RTN_PROHIBIT: s.type = RIB_NH_PROHIBIT; break;
+	default:
+		rc = -ENOTSUP;
+	}
+	if (rc < 0) {
+		st->routes_skipped++;
+		return;
+	}
+	rc = rib_route_add(r->prefix, r->len, &a, &s);
+	if (rc < 0)
+		TERN_LOG(rib, WARNING, "cannot mirror route %u.%u.%u.%u/%u: %s", r->prefix >> 24,
+			 (r->prefix >> 16) & 255, (r->prefix >> 8) & 255, r->prefix & 255, r->len,
+			 strerror(-rc));
+}
+
+static void apply_neigh(const struct nl_msg *m)
+{
+	const struct nl_neigh *n = &m->neigh;
+	int port = mirror_ifindex_port(n->ifindex);
+	struct rte_ether_addr mac;
+
+	if (port < 0)
+		return;
+	if (m->del || !nl_neigh_usable(n->state) || !n->has_mac) {
+		rib_neigh_del(port, n->ip);
+		return;
+	}
+	memcpy(mac.addr_bytes, n->mac, 6);
+	rib_neigh_set(port, n->ip, &mac, n->state & NUD_PERMANENT);
+}
+
+void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
+{
+	switch (m->kind) {
+	case NL_LINK: st->links++; apply_link(m); break;
+	case NL_ADDR: st->addrs++; apply_addr(m); break;
+	case NL_ROUTE: st->routes++; apply_route(m, st); break;
+	case NL_NEIGH: st->neighs++; apply_neigh(m); break;
+	case NL_IGNORED: break;
+	}
+}

@@ -1,0 +1,83 @@
+/*
+ * rtnetlink messages parsed and checked in one place before anything acts on
+ * them: links, IPv4 addresses, IPv4 routes and neighbours. Pure functions: a
+ * malformed message gets -EINVAL or -EBADMSG and changes nothing.
+ */
+#ifndef TERN_NETLINK_PARSE_H
+#define TERN_NETLINK_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/netlink.h>
+
+#define NL_MAX_PATHS 64
+
+enum nl_kind {
+	NL_LINK,
+	NL_ADDR,
+	NL_ROUTE,
+	NL_NEIGH,
+	NL_IGNORED,	/* well-formed but of no interest (another family, a done message) */
+};
+
+struct nl_link {
+	uint32_t ifindex;
+	char name[16];
+	bool up;		/* IFF_UP */
+	bool running;		/* IFF_RUNNING: carrier */
+	uint32_t mtu;
+	uint8_t mac[6];
+	bool has_mac;
+};
+
+struct nl_addr {
+	uint32_t ifindex;
+	uint32_t ip;		/* host order: IFA_LOCAL, else IFA_ADDRESS */
+	uint8_t len;
+};
+
+struct nl_path {
+	uint32_t ifindex;
+	uint32_t gw;		/* host order, 0 when directly connected */
+	uint8_t weight;		/* rtnh_hops + 1 */
+};
+
+struct nl_route {
+	uint32_t table;
+	uint32_t prefix;	/* host order */
+	uint8_t len;
+	uint8_t type;		/* RTN_UNICAST, RTN_LOCAL, RTN_BROADCAST, RTN_BLACKHOLE, ... */
+	uint8_t protocol;	/* RTPROT_KERNEL, RTPROT_STATIC, RTPROT_BIRD, ... */
+	uint8_t tos;
+	uint32_t priority;	/* metric */
+	unsigned int nb_paths;
+	struct nl_path paths[NL_MAX_PATHS];
+};
+
+struct nl_neigh {
+	uint32_t ifindex;
+	uint32_t ip;		/* host order */
+	uint16_t state;		/* NUD_* */
+	uint8_t mac[6];
+	bool has_mac;
+};
+
+struct nl_msg {
+	enum nl_kind kind;
+	bool del;		/* RTM_DEL* */
+	union {
+		struct nl_link link;
+		struct nl_addr addr;
+		struct nl_route route;
+		struct nl_neigh neigh;
+	};
+};
+
+/* Parses one message; 0 and *out filled, or a negative errno for a malformed one. */
+int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out);
+/* Whether a neighbour in this state gives a usable MAC. */
+bool nl_neigh_usable(uint16_t state);
+
+#endif

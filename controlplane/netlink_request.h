@@ -1,0 +1,21 @@
+/*
+ * Configuration written to the kernel: addresses, routes and static neighbours
+ * on the ports' TAPs, and their link state. Each request waits for the
+ * kernel's answer; the change then comes back through the mirror, the one
+ * path into the FIB.
+ */
+#ifndef TERN_NETLINK_REQUEST_H
+#define TERN_NETLINK_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+int nlr_addr(bool add, uint32_t ifindex, uint32_t ip, uint8_t len);
+/* type: RTN_UNICAST (gw, or ifindex alone for a connected route), RTN_BLACKHOLE, ... */
+int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw, uint32_t ifindex);
+int nlr_neigh(bool add, uint32_t ifindex, uint32_t ip, const struct rte_ether_addr *mac);
+int nlr_link(uint32_t ifindex, int up, uint32_t mtu);	/* up: -1 keeps it; mtu 0 keeps it */
+
+#endif
