@@ -162,7 +162,7 @@ static void reasons(struct cmd_ctx *ctx, const char *title, const struct dp_sink
 	const struct dp_sink_info *d;
 
 	if (!ctx->json)
-		ob_printf(ctx->out, "%-20s %14s  %s\n", title, "Packets", "Meaning");
+		ob_printf(ctx->out, "%-24s %12s  %s\n", title, "Packets", "Meaning");
 	for (d = info; d->node; d++) {
 		uint64_t n = dp_node_objs(d->node);
 
@@ -170,7 +170,7 @@ static void reasons(struct cmd_ctx *ctx, const char *title, const struct dp_sink
 			ob_printf(ctx->out, "%s\"%s\": %lu", *first ? "" : ", ", d->node, n);
 			*first = false;
 		} else {
-			ob_printf(ctx->out, "%-20s %14lu  %s\n", d->node, n, d->description);
+			ob_printf(ctx->out, "%-24s %12lu  %s\n", d->node, n, d->description);
 		}
 	}
 }
@@ -187,6 +187,9 @@ static int cmd_show_errors(struct cmd_ctx *ctx)
 	if (!ctx->json)
 		ob_printf(ctx->out, "\n");
 	reasons(ctx, "Punt reason", dp_punt_reasons, &first);
+	if (!ctx->json)
+		ob_printf(ctx->out, "\n");
+	reasons(ctx, "ICMP error", dp_icmp_errors, &first);
 	if (ctx->json)
 		ob_printf(ctx->out, "}");
 	return 0;

@@ -57,6 +57,7 @@ extern const struct cmd_def cmd_show_table[];
 extern const struct cmd_def cmd_mode_table[];
 extern const struct cmd_def cmd_ip_table[];
 extern const struct cmd_def cmd_exception_table[];
+extern const struct cmd_def cmd_consistency_table[];
 
 int cmd_init(void);
 void cmd_fini(void);

@@ -101,6 +101,8 @@ static int exception_path_init(char *err, size_t errlen)
 		policy[i].burst = cfg.ports[i].punt_burst;
 		taps[i] = cfg.ports[i].tap;
 	}
+	/* RFC 1812 §4.3.2.8: errors are rate limited; 1000/s per worker, bursts of 100 */
+	dp_icmp_limit_init(cfg.nb_workers, 1000, 100);
 	rc = dp_punt_init(cfg.nb_workers, policy, cfg.nb_ports);
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot create the punt rings: %s", strerror(-rc));
@@ -175,6 +177,18 @@ static int dataplane_start(char *err, size_t errlen)
 	return rc < 0 ? rc : kni_start(err, errlen);
 }
 
+/* The kernel forwards what the dataplane punts for an unresolved next hop. */
+static void kernel_forwarding_enable(void)
+{
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_forward", "w");
+
+	if (f == NULL || fputs("1\n", f) < 0)
+		TERN_LOG(main, WARNING, "cannot enable IPv4 forwarding in the kernel: %s; packets to unresolved next hops will be lost",
+			 strerror(errno));
+	if (f != NULL)
+		fclose(f);
+}
+
 static void tick(void)
 {
 	kni_sync();
@@ -245,6 +259,7 @@ int main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
+	kernel_forwarding_enable();
 	rc = dataplane_start(err, sizeof(err));
 	if (rc == 0)
 		rc = netlink_start(cfg.netlink_rcvbuf, err, sizeof(err));

@@ -53,18 +53,18 @@ static int apply_one(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-/* Dumps one table on its own socket, applying each entry as it comes. */
-static int dump(uint16_t type, uint8_t family)
+int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr *, void *),
+		 void *data)
 {
 	struct mnl_socket *s = mnl_socket_open(NETLINK_ROUTE);
-	char req[MNL_SOCKET_BUFFER_SIZE];
+	char req[MNL_SOCKET_BUFFER_SIZE], *buf = malloc(NL_BUF);
 	struct nlmsghdr *nlh;
 	struct rtgenmsg *g;
 	unsigned int seq = time(NULL), portid;
 	int rc = 0, n;
 
-	if (s == NULL || mnl_socket_bind(s, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = -errno;
+	if (buf == NULL || s == NULL || mnl_socket_bind(s, 0, MNL_SOCKET_AUTOPID) < 0) {
+		rc = buf ? -errno : -ENOMEM;
 		goto out;
 	}
 	portid = mnl_socket_get_portid(s);
@@ -79,7 +79,7 @@ static int dump(uint16_t type, uint8_t family)
 		goto out;
 	}
 	while ((n = mnl_socket_recvfrom(s, buf, NL_BUF)) > 0) {
-		rc = mnl_cb_run(buf, n, seq, portid, apply_one, NULL);
+		rc = mnl_cb_run(buf, n, seq, portid, cb, data);
 		if (rc <= MNL_CB_STOP)
 			break;
 	}
@@ -87,6 +87,7 @@ static int dump(uint16_t type, uint8_t family)
 out:
 	if (s)
 		mnl_socket_close(s);
+	free(buf);
 	return rc;
 }
 
@@ -129,8 +130,10 @@ static int dump_all(void)
 {
 	int rc;
 
-	if ((rc = dump(RTM_GETLINK, AF_UNSPEC)) < 0 || (rc = dump(RTM_GETADDR, AF_INET)) < 0 ||
-	    (rc = dump(RTM_GETROUTE, AF_INET)) < 0 || (rc = dump(RTM_GETNEIGH, AF_INET)) < 0)
+	if ((rc = netlink_dump(RTM_GETLINK, AF_UNSPEC, apply_one, NULL)) < 0 ||
+	    (rc = netlink_dump(RTM_GETADDR, AF_INET, apply_one, NULL)) < 0 ||
+	    (rc = netlink_dump(RTM_GETROUTE, AF_INET, apply_one, NULL)) < 0 ||
+	    (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0)
 		return rc;
 	return rib_commit();
 }

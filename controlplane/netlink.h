@@ -32,12 +32,18 @@ void netlink_stop(void);
 /* Processes whatever the kernel has sent so far (after a config change, before replying). */
 void netlink_drain(void);
 int netlink_resync(void);
+/* Dumps one kernel table on its own socket, calling cb for each message. */
+int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr *, void *),
+		 void *data);
 const struct nl_stats *netlink_stats(void);
 /* Bytes the kernel has queued for us and we have not read yet. */
 unsigned int netlink_backlog(void);
 
 /* The mirror's side: applies one parsed message (netlink_mirror.c). */
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st);
+struct rib_nh_spec;
+/* What the FIB should hold for a kernel route: 0 and *s, or -ENODEV/-ENOTSUP (not mirrored). */
+int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s);
 /* ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1. */
 uint32_t mirror_port_ifindex(unsigned int port);
 int mirror_ifindex_port(uint32_t ifindex);

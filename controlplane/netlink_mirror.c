@@ -112,13 +112,29 @@ static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
 	return 0;
 }
 
+int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	if ((r->table != RT_TABLE_MAIN && r->table != RT_TABLE_LOCAL) || r->tos != 0)
+		return -ENOTSUP;
+	switch (r->type) {
+	case RTN_UNICAST: return unicast_nh(r, s);
+	case RTN_LOCAL:
+	case RTN_BROADCAST: s->type = RIB_NH_LOCAL; return 0;
+	case RTN_BLACKHOLE: s->type = RIB_NH_BLACKHOLE; return 0;
+	case RTN_UNREACHABLE: s->type = RIB_NH_UNREACHABLE; return 0;
+	case RTN_PROHIBIT: s->type = RIB_NH_PROHIBIT; return 0;
+	}
+	return -ENOTSUP;
+}
+
 static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 {
 	const struct nl_route *r = &m->route;
 	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = r->protocol,
 				     .metric = r->priority };
-	struct rib_nh_spec s = { 0 };
-	int rc = 0;
+	struct rib_nh_spec s;
+	int rc;
 
 	if ((r->table != RT_TABLE_MAIN && r->table != RT_TABLE_LOCAL) || r->tos != 0) {
 		st->routes_skipped++;
@@ -128,20 +144,7 @@ static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 		rib_route_del(r->prefix, r->len, r->priority);
 		return;
 	}
-	switch (r->type) {
-	case RTN_UNICAST:
-		rc = unicast_nh(r, &s);
-		break;
-	case RTN_LOCAL:
-	case RTN_BROADCAST:
-		s.type = RIB_NH_LOCAL;
-		break;
-	case RTN_BLACKHOLE: s.type = RIB_NH_BLACKHOLE; break;
-	case RTN_UNREACHABLE: s.type = RIB_NH_UNREACHABLE; break;
-	case RTN_PROHIBIT: s.type = RIB_NH_PROHIBIT; break;
-	default:
-		rc = -ENOTSUP;
-	}
+	rc = mirror_route_nh(r, &s);
 	if (rc < 0) {
 		st->routes_skipped++;
 		return;

@@ -13,6 +13,7 @@
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
+#include "dataplane/node.h"
 
 #define RIB_MAX_ADDRS 1024
 #define RIB_MAX_NEIGHS 65536
@@ -203,6 +204,7 @@ static int nh_alloc(uint32_t *id)
 }
 
 static void nh_put(uint32_t id);
+static void addr_remove(unsigned int i);
 
 static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint32_t *id)
 {
@@ -545,7 +547,7 @@ unsigned int rib_sweep(void)
 	for (i = 0; i < nb_addrs;) {
 		if (addrs[i].gen != gen) {
 			swept++;
-			addrs[i] = addrs[--nb_addrs];
+			addr_remove(i);
 		} else {
 			i++;
 		}
@@ -638,6 +640,18 @@ void rib_counts(struct rib_counts *c)
 	c->addresses = nb_addrs;
 }
 
+/* The port's first address is the source of the ICMP errors it sends. */
+static void port_source_update(uint16_t port)
+{
+	uint32_t src = 0;
+	unsigned int i;
+
+	for (i = 0; i < nb_addrs && src == 0; i++)
+		if (addrs[i].port == port)
+			src = rte_cpu_to_be_32(addrs[i].ip);
+	__atomic_store_n(&dp_port_ip4[port], src, __ATOMIC_RELAXED);
+}
+
 int rib_addr_add(uint16_t port, uint32_t ip, uint8_t len)
 {
 	unsigned int i;
@@ -651,7 +665,16 @@ int rib_addr_add(uint16_t port, uint32_t ip, uint8_t len)
 	if (nb_addrs == RIB_MAX_ADDRS)
 		return -ENOSPC;
 	addrs[nb_addrs++] = (struct rib_addr){ .port = port, .ip = ip, .len = len, .gen = gen };
+	port_source_update(port);
 	return 0;
+}
+
+static void addr_remove(unsigned int i)
+{
+	uint16_t port = addrs[i].port;
+
+	addrs[i] = addrs[--nb_addrs];
+	port_source_update(port);
 }
 
 int rib_addr_del(uint16_t port, uint32_t ip, uint8_t len)
@@ -660,7 +683,7 @@ int rib_addr_del(uint16_t port, uint32_t ip, uint8_t len)
 
 	for (i = 0; i < nb_addrs; i++)
 		if (addrs[i].ip == ip && addrs[i].port == port && addrs[i].len == len) {
-			addrs[i] = addrs[--nb_addrs];
+			addr_remove(i);
 			return 0;
 		}
 	return -ENOENT;

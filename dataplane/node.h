@@ -27,6 +27,19 @@ extern struct rte_ether_addr dp_port_mac[DP_MAX_PORTS];
 /* Administrative state of each port (its kernel interface up or down): written by the control thread. */
 extern volatile uint8_t dp_port_up[DP_MAX_PORTS];
 
+/* Each port's primary IPv4 address (network order, 0: none), the source of its ICMP errors:
+ * written by the control thread. */
+extern volatile uint32_t dp_port_ip4[DP_MAX_PORTS];
+
+/* Per-worker ICMP error rate limit (GCRA on the TSC): written by that worker only. */
+struct dp_icmp_limit {
+	uint64_t tat;
+	uint64_t interval_tsc;
+	uint64_t window_tsc;
+} __rte_cache_aligned;
+extern struct dp_icmp_limit dp_icmp_limit[DP_MAX_WORKERS];
+void dp_icmp_limit_init(unsigned int nb_workers, uint32_t rate_pps, uint32_t burst);
+
 int dp_node_meta_register(void);
 
 /*

@@ -4,8 +4,8 @@
 
 enum ip4_forward_next {
 	IP4_FORWARD_NEXT_REWRITE,
-	IP4_FORWARD_NEXT_DROP_TTL,
-	IP4_FORWARD_NEXT_DROP_MTU,
+	IP4_FORWARD_NEXT_ICMP_TIME_EXCEEDED,
+	IP4_FORWARD_NEXT_ICMP_FRAG_NEEDED,
 	IP4_FORWARD_NEXT_PUNT_FRAGMENT,
 	IP4_FORWARD_NEXT_DROP_PORT_DOWN,
 	IP4_FORWARD_NEXT_MAX,
@@ -17,13 +17,13 @@ static inline rte_edge_t ip4_forward_one(struct rte_mbuf *m)
 	const struct dp_nexthop *nh = *dp_pkt_nh(m);
 
 	if (unlikely(ip->time_to_live <= 1))
-		return IP4_FORWARD_NEXT_DROP_TTL;
+		return IP4_FORWARD_NEXT_ICMP_TIME_EXCEEDED;
 	if (unlikely(!dp_port_up[nh->port]))
 		return IP4_FORWARD_NEXT_DROP_PORT_DOWN;
 	if (unlikely(rte_be_to_cpu_16(ip->total_length) > nh->mtu)) {
 		/* DF set: the sender must learn the MTU; else the kernel fragments it. */
 		if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))
-			return IP4_FORWARD_NEXT_DROP_MTU;
+			return IP4_FORWARD_NEXT_ICMP_FRAG_NEEDED;
 		return IP4_FORWARD_NEXT_PUNT_FRAGMENT;
 	}
 	ip4_ttl_decrement(ip);
@@ -50,8 +50,8 @@ static struct rte_node_register ip4_forward_node = {
 	.nb_edges = IP4_FORWARD_NEXT_MAX,
 	.next_nodes = {
 		[IP4_FORWARD_NEXT_REWRITE] = "ip4_rewrite",
-		[IP4_FORWARD_NEXT_DROP_TTL] = "drop_ttl_exceeded",
-		[IP4_FORWARD_NEXT_DROP_MTU] = "drop_mtu_exceeded",
+		[IP4_FORWARD_NEXT_ICMP_TIME_EXCEEDED] = "icmp_time_exceeded",
+		[IP4_FORWARD_NEXT_ICMP_FRAG_NEEDED] = "icmp_frag_needed",
 		[IP4_FORWARD_NEXT_PUNT_FRAGMENT] = "punt_fragment",
 		[IP4_FORWARD_NEXT_DROP_PORT_DOWN] = "drop_port_down",
 	},

@@ -13,12 +13,10 @@
 	X(drop_ip_checksum, "bad IPv4 header checksum")                            \
 	X(drop_martian_src, "martian source (0/8, 127/8, multicast, 240/4)")       \
 	X(drop_martian_dst, "martian destination (0/8, 127/8)")                    \
-	X(drop_no_route, "no route to the destination")                            \
 	X(drop_blackhole, "blackhole route")                                       \
-	X(drop_unreachable, "unreachable route")                                   \
-	X(drop_prohibit, "prohibit route")                                         \
-	X(drop_ttl_exceeded, "TTL expired in transit")                             \
-	X(drop_mtu_exceeded, "larger than the egress MTU with DF set")
+	X(drop_icmp_suppressed, "no ICMP error allowed (about an error, a fragment)") \
+	X(drop_icmp_rate_limited, "ICMP error over the rate limit")                \
+	X(drop_icmp_no_source, "ICMP error due but the port has no address")
 
 #define DP_PUNT_REASONS(X)                                                          \
 	X(punt_arp, "ARP")                                                         \
@@ -36,5 +34,6 @@ struct dp_sink_info {
 
 extern const struct dp_sink_info dp_drop_reasons[];
 extern const struct dp_sink_info dp_punt_reasons[];
+extern const struct dp_sink_info dp_icmp_errors[];
 
 #endif

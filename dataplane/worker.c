@@ -54,7 +54,8 @@ static int worker_main(void *arg)
 
 static int graph_create(struct dp_worker *w, char *err, size_t errlen)
 {
-	static const char *const common[] = { "eth_input", "ip4_*", "port_tx-*", "drop_*", "punt_*" };
+	static const char *const common[] = { "eth_input", "ip4_*", "icmp_*", "port_tx-*", "drop_*",
+					      "punt_*" };
 	const char *patterns[DP_MAX_RXQ_PER_WORKER + RTE_DIM(common)];
 	char names[DP_MAX_RXQ_PER_WORKER][RTE_NODE_NAMESIZE];
 	struct rte_graph_param prm = { 0 };

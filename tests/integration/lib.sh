@@ -69,6 +69,8 @@ write_tap_config() {	# NPORTS [extra lines]
 		for ((i = 0; i < n; i++)); do
 			echo "[port dp$i]"
 			echo "dev = net_tap$i,iface=${T_ID}h$i"
+			local extra=PORT_EXTRA_$i	# more keys for port i, e.g. PORT_EXTRA_0='punt_rate = 200'
+			[ -n "${!extra:-}" ] && printf '%b\n' "${!extra}"
 			rx="$rx dp$i:0"
 		done
 		echo "[worker 1]"
@@ -138,3 +140,35 @@ port_mac() { tern_cli --json -c "show interfaces $1" | /usr/bin/python3 -c 'impo
 json_field() {	# PYTHON-EXPR over the parsed JSON "j"
 	/usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"
 }
+
+# The usual topology: ternd in R with dp0 198.18.0.1/24 (host H1 198.18.0.2) and
+# dp1 198.18.1.1/24 (host H2 198.18.1.2), addresses configured through tern.
+two_hosts() {	# [extra config lines]
+	R=tern-$T_ID-r H1=tern-$T_ID-h1 H2=tern-$T_ID-h2
+	W0=${T_ID}h0 W1=${T_ID}h1
+	netns_add "$R"
+	write_tap_config 2 "${1:-}"
+	start_ternd "$R"
+	make_host "$R" 0 "$H1" 198.18.0.2/24 198.18.0.1
+	make_host "$R" 1 "$H2" 198.18.1.2/24 198.18.1.1
+	tern_cli -c "configure terminal" \
+		-c "interface dp0" -c "ip address 198.18.0.1/24" -c "exit" \
+		-c "interface dp1" -c "ip address 198.18.1.1/24" -c "end" || { echo "cannot configure"; exit 1; }
+	say "h1 198.18.0.2 -- dp0 [ternd in $R] dp1 -- h2 198.18.1.2"
+	wait_for "both ports' links are up" links_up
+}
+
+links_up() { [ "$(tern_cli --json -c "show interfaces" | json_field '",".join(i["link"] for i in j["interfaces"])')" = "up,up" ]; }
+
+# Retries a check for up to 5 s (the mirror and carrier follow within a tick).
+wait_for() {	# DESCRIPTION COMMAND...
+	local what=$1; shift
+	for _ in $(seq 50); do "$@" && return 0; sleep 0.1; done
+	fail "$what (waited 5 s)"; return 1
+}
+
+# One counter from show interfaces / show errors / show exception, as JSON paths.
+if_counter() { tern_cli --json -c "show interfaces $1" | json_field "j['interfaces'][0]['$2']"; }
+err_counter() { tern_cli --json -c "show errors" | json_field "j['$1']"; }
+fib_kind() { tern_cli --json -c "show ip fib $1" | json_field 'j["kind"]'; }
+consistent() { [ "$(tern_cli --json -c "show ip fib consistency" | json_field 'j["differences"]')" = 0 ]; }

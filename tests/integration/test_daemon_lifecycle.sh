@@ -26,7 +26,7 @@ check "the exception interface dp0 exists with the port's MAC ($kmac) and MTU ($
 out=$(tern_cli -c "show interfaces dp1")
 check "show interfaces NAME shows one port" [ "$(grep -c ' is up, driver' <<<"$out")" = 1 ]
 out=$(tern_cli -c "show interfaces brief" -c "show workers" -c "show errors")
-check "brief, workers and errors answer" grep -q "drop_no_route" <<<"$out"
+check "brief, workers and errors answer" grep -q "icmp_time_exceeded" <<<"$out"
 
 # garbage on the socket: the daemon answers with an error and stays up
 /usr/bin/python3 - "$T_SOCK" <<'PY'

@@ -1,0 +1,58 @@
+#!/bin/bash
+# The kernel is the RIB: routes changed with ip (ECMP, replace, unreachable, prohibit, metrics)
+# change how ternd forwards real packets; a netlink overflow ends in a resync after which the
+# FIB equals the kernel's tables again.
+. "$(dirname "$0")/lib.sh"
+tern_test_begin netlink-mirror
+two_hosts "$(printf '[netlink]\nrcvbuf = 4096')"
+ip netns exec "$H1" ping -c 1 -W 1 198.18.1.2 >/dev/null	# both neighbours resolved
+ipr() { ip -n "$R" route "$@"; }
+fib() { tern_cli --json -c "show ip fib $1" | json_field "$2"; }
+
+ipr add 198.19.1.0/24 nexthop via 198.18.0.2 nexthop via 198.18.1.2
+check "a multipath route becomes an ECMP group" [ "$(fib 198.19.1.1 'j["kind"]')" = ecmp ]
+check "show ip route lists both paths" grep -q "via 198.18.0.2 dev dp0, via 198.18.1.2 dev dp1" <<<"$(tern_cli -c "show ip route 198.19.1.0/24")"
+t0=$(if_counter dp0 tx_packets); t1=$(if_counter dp1 tx_packets)
+ip netns exec "$H1" /usr/bin/python3 -c '
+import socket
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(400):
+    s.sendto(b"ecmp", ("198.19.1.%d" % (1 + i % 200), 10000 + i))'
+d0=$(( $(if_counter dp0 tx_packets) - t0 )); d1=$(( $(if_counter dp1 tx_packets) - t1 ))
+say "400 flows over the group: $d0 out of dp0, $d1 out of dp1"
+check "both paths carry flows" [ "$d0" -gt 100 ] && [ "$d1" -gt 100 ]
+ipr replace 198.19.1.0/24 via 198.18.1.2
+check "replace: the /24 now goes to h2 only" [ "$(fib 198.19.1.1 'j["route"]')" = "via 198.18.1.2 dev dp1" ]
+
+ipr add unreachable 198.19.2.0/24
+out=$(ip netns exec "$H1" ping -c 1 -W 1 198.19.2.1)
+check "unreachable route: host unreachable from the router" grep -q "From 198.18.0.1 icmp_seq=1 Destination Host Unreachable" <<<"$out"
+ipr add prohibit 198.19.3.0/24
+out=$(ip netns exec "$H1" ping -c 1 -W 1 198.19.3.1)
+check "prohibit route: administratively prohibited" grep -qi "prohibited\|filtered" <<<"$out"
+ipr add blackhole 198.19.4.0/24
+check "blackhole route" [ "$(fib 198.19.4.1 'j["kind"]')" = blackhole ]
+
+ipr add 198.19.5.0/24 via 198.18.0.2 metric 100
+ipr add 198.19.5.0/24 via 198.18.1.2 metric 50
+check "of two metrics the lower one is used" [ "$(fib 198.19.5.1 'j["port"]')" = dp1 ]
+ipr del 198.19.5.0/24 via 198.18.1.2 metric 50
+check "deleting it brings the other back" [ "$(fib 198.19.5.1 'j["port"]')" = dp0 ]
+ipr del 198.19.1.0/24
+check "a deleted route leaves the FIB" [ "$(fib 198.19.1.1 'j["kind"]')" = no-route ]
+check "the FIB equals the kernel's tables" consistent
+
+# overflow: stop ternd, let the kernel fill its 4 KiB socket, and let it find out
+kill -STOP "$T_TERND_PID"
+seq 0 1999 | awk '{ printf "route add 198.19.%d.%d/30 via 198.18.1.2\n", 100 + int($1 / 64), ($1 % 64) * 4 }' > "$T_DIR/batch"
+ip -n "$R" -batch "$T_DIR/batch"
+ipr del 198.19.4.0/24
+kill -CONT "$T_TERND_PID"
+wait_for "ternd notices the overflow and resynchronises" \
+	sh -c "[ \"\$($TERN -s $T_SOCK --json -c 'show netlink' | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)[\"resyncs\"])')\" -ge 1 ]"
+json=$(tern_cli --json -c "show netlink")
+say "netlink: $(json_field '"%d messages, %d overflows, %d resyncs, %d swept" % (j["messages"], j["overflows"], j["resyncs"], j["swept"])' <<<"$json")"
+check "the FIB equals the kernel's tables after the resync" consistent
+check "the 2000 routes are there" [ "$(fib 198.19.131.61 'j["prefix"]')" = 198.19.131.60/30 ]
+check "the route deleted during the overflow is gone" [ "$(fib 198.19.4.1 'j["kind"]')" = no-route ]
+tern_test_end
