@@ -73,6 +73,8 @@ rx = m0:0 m1:0
 routes = 1048576
 [api]
 socket = $DIR/ternd.sock
+[store]
+db = $DIR/tern.db
 EOC
 	ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
 	pid=$!

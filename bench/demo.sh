@@ -43,6 +43,8 @@ rx = m0:0 m1:0 t0:0 t1:0
 routes = 1048576
 [api]
 socket = $SOCK
+[store]
+db = $DIR/tern.db
 EOC
 
 ip netns add $R && ip -n $R link set lo up

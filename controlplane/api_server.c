@@ -4,6 +4,8 @@
 #include <grp.h>
 #include <libgen.h>
 #include <pwd.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,8 @@
 #include "controlplane/command.h"
 #include "controlplane/event_loop.h"
 #include "controlplane/log.h"
+
+extern char **environ;
 
 #define API_MAX_CLIENTS 64
 #define API_MAX_PENDING_TX (64u << 20)	/* a client that reads nothing is dropped past this */
@@ -268,7 +272,26 @@ static int claim_path(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-int api_server_start(const char *path, char *err, size_t errlen)
+/* The group whose members may configure; made (as a system group) when missing. */
+static struct group *tern_group(void)
+{
+	struct group *g = getgrnam("tern");
+	char *const argv[] = { "groupadd", "--system", "tern", NULL };
+	pid_t pid;
+	int status;
+
+	if (g != NULL)
+		return g;
+	if (posix_spawnp(&pid, "groupadd", NULL, NULL, argv, environ) != 0 ||
+	    waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		TERN_LOG(api, WARNING, "group tern does not exist and could not be created: only root may configure");
+		return NULL;
+	}
+	TERN_LOG(api, NOTICE, "created system group tern: its members may configure the router");
+	return getgrnam("tern");
+}
+
+int api_server_start(const char *path, unsigned int mode, char *err, size_t errlen)
 {
 	struct sockaddr_un a = { .sun_family = AF_UNIX };
 	char dir[sizeof(a.sun_path)];
@@ -295,8 +318,8 @@ int api_server_start(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot listen on %s: %s", path, strerror(errno));
 		return rc;
 	}
-	chmod(path, 0660);
-	g = getgrnam("tern");
+	chmod(path, mode);
+	g = tern_group();
 	if (g != NULL && chown(path, 0, g->gr_gid) < 0)
 		TERN_LOG(api, WARNING, "cannot give %s to group tern: %s", path, strerror(errno));
 	ob_init(&scratch);

@@ -4,7 +4,8 @@
 
 #include <stddef.h>
 
-int api_server_start(const char *path, char *err, size_t errlen);
+/* Listens on path with the given permissions (0660: root and group tern only). */
+int api_server_start(const char *path, unsigned int mode, char *err, size_t errlen);
 void api_server_stop(void);
 unsigned int api_server_clients(void);
 

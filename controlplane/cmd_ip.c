@@ -128,6 +128,8 @@ const struct cmd_def cmd_ip_table[] = {
 	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M A.B.C.D", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M IFNAME", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M blackhole", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M unreachable", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M prohibit", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "arp A.B.C.D MAC IFNAME", "Static ARP entry", cmd_arp, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "no arp A.B.C.D", "Remove a static ARP entry", cmd_no_arp, CMD_F_CONFIG },
 	{ 0 },

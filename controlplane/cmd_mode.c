@@ -151,6 +151,13 @@ static int cmd_mtu(struct cmd_ctx *ctx)
 	return link_change(ctx, -1, mtu);
 }
 
+static int cmd_no_mtu(struct cmd_ctx *ctx)
+{
+	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
+
+	return link_change(ctx, -1, p ? p->base_mtu : 1500);
+}
+
 static int cmd_description(struct cmd_ctx *ctx)
 {
 	return iface_set_description(ctx->s->ifname, ctx->argc > 1 ? ctx->argv[1] : "");
@@ -171,6 +178,7 @@ const struct cmd_def cmd_mode_table[] = {
 	{ CMD_MODE_CONFIG_IF, "shutdown", "Stop forwarding on the interface", cmd_shutdown, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no shutdown", "Resume forwarding on the interface", cmd_no_shutdown, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "mtu NUMBER", "Set the interface's MTU (68..9216)", cmd_mtu, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no mtu", "Back to the MTU of the configuration file", cmd_no_mtu, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "description LINE", "Describe the interface", cmd_description, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no description", "Remove the description", cmd_description, CMD_F_CONFIG },
 	{ 0 },

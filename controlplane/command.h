@@ -58,6 +58,7 @@ extern const struct cmd_def cmd_mode_table[];
 extern const struct cmd_def cmd_ip_table[];
 extern const struct cmd_def cmd_exception_table[];
 extern const struct cmd_def cmd_consistency_table[];
+extern const struct cmd_def cmd_config_table[];
 
 int cmd_init(void);
 void cmd_fini(void);

@@ -308,7 +308,7 @@ static int get_string(struct parse *p, const char *sect, const char *key, char *
 static int parse_globals(struct parse *p)
 {
 	static const char *const eal_keys[] = { "args", "main_lcore", NULL };
-	static const char *const api_keys[] = { "socket", NULL };
+	static const char *const api_keys[] = { "socket", "mode", NULL };
 	static const char *const store_keys[] = { "db", NULL };
 	static const char *const mp_keys[] = { "mbufs", "cache", NULL };
 	static const char *const fib_keys[] = { "routes", NULL };
@@ -334,6 +334,16 @@ static int parse_globals(struct parse *p)
 		return rc;
 	if ((rc = get_string(p, "store", "db", p->cfg->store_db, sizeof(p->cfg->store_db))) < 0)
 		return rc;
+	s = rte_cfgfile_get_entry(p->file, "api", "mode");
+	p->cfg->api_mode = 0660;
+	if (s != NULL) {
+		char *end;
+
+		p->cfg->api_mode = strtoul(s, &end, 8);
+		if (*s == '\0' || *end != '\0' || p->cfg->api_mode > 0777 || (p->cfg->api_mode & 0600) != 0600)
+			return fail(p, "[api] mode = '%s': expected octal permissions such as 0660 (the owner must read and write)",
+				    s);
+	}
 	v = 32768;
 	if ((rc = get_uint(p, "mempool", "mbufs", 1024, 16u << 20, &v)) < 0)
 		return rc;

@@ -51,6 +51,7 @@ struct tern_config {
 	unsigned int fib_routes;	/* FIB capacity */
 	unsigned int netlink_rcvbuf;	/* bytes */
 	char api_socket[108];
+	unsigned int api_mode;	/* 0660: root and group tern; 0666: anyone may read */
 	char store_db[256];
 	bool log_syslog;
 };

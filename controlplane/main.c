@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -16,6 +17,7 @@
 
 #include "api/tern_version.h"
 #include "controlplane/api_server.h"
+#include "controlplane/cmd_config.h"
 #include "controlplane/command.h"
 #include "controlplane/config.h"
 #include "controlplane/eal_args.h"
@@ -23,6 +25,7 @@
 #include "controlplane/log.h"
 #include "controlplane/netlink.h"
 #include "controlplane/rib.h"
+#include "controlplane/store.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
@@ -177,6 +180,24 @@ static int dataplane_start(char *err, size_t errlen)
 	return rc < 0 ? rc : kni_start(err, errlen);
 }
 
+/* Without a database ternd still routes; saving and the startup configuration are refused. */
+static void config_store_open(void)
+{
+	char err[512];
+	char dir[256], *slash;
+
+	snprintf(dir, sizeof(dir), "%s", cfg.store_db);
+	slash = strrchr(dir, '/');
+	if (slash != NULL && slash != dir) {
+		*slash = '\0';
+		mkdir(dir, 0750);
+	}
+	if (store_open(cfg.store_db, err, sizeof(err)) < 0) {
+		TERN_LOG(main, ERR, "%s: starting with an empty configuration", err);
+		config_store_unavailable(err);
+	}
+}
+
 /* The kernel forwards what the dataplane punts for an unresolved next hop. */
 static void kernel_forwarding_enable(void)
 {
@@ -203,6 +224,7 @@ static void shutdown_all(void)
 	kni_stop();
 	dp_ports_stop();
 	cmd_fini();
+	store_close();
 	ev_fini();
 	rte_eal_cleanup();
 }
@@ -264,13 +286,16 @@ int main(int argc, char **argv)
 	if (rc == 0)
 		rc = netlink_start(cfg.netlink_rcvbuf, err, sizeof(err));
 	if (rc == 0)
-		rc = api_server_start(cfg.api_socket, err, sizeof(err));
+		config_store_open();
+	if (rc == 0)
+		rc = api_server_start(cfg.api_socket, cfg.api_mode, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "ternd: %s\n", err);
 		shutdown_all();
 		return 1;
 	}
 	cmd_show_started();
+	config_startup_replay();
 	TERN_LOG(main, NOTICE, "ready: %u ports, %u workers, API on %s", dp.nb_ports,
 		 dp.nb_workers, cfg.api_socket);
 	rc = ev_run(tick, 100);

@@ -20,6 +20,7 @@ struct dp_port {
 	uint16_t nb_rxq;
 	uint16_t nb_txq;
 	uint16_t mtu;
+	uint16_t base_mtu;		/* the MTU the configuration file gave */
 	int socket;
 	struct rte_ether_addr mac;
 	struct rte_mempool *pool;

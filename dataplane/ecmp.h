@@ -3,6 +3,7 @@
 #define TERN_ECMP_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_hash_crc.h>
 #include <rte_ip.h>
@@ -16,8 +17,12 @@ static inline uint32_t ecmp_flow_hash(const struct rte_ipv4_hdr *ip)
 	h = rte_hash_crc_4byte(ip->next_proto_id, h);
 	if ((ip->next_proto_id == IPPROTO_TCP || ip->next_proto_id == IPPROTO_UDP ||
 	     ip->next_proto_id == IPPROTO_SCTP) &&
-	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) == 0)
-		h = rte_hash_crc_4byte(*(const uint32_t *)((const uint8_t *)ip + rte_ipv4_hdr_len(ip)), h);
+	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) == 0) {
+		uint32_t ports;	/* the IP header is only 2-byte aligned in the frame */
+
+		memcpy(&ports, (const uint8_t *)ip + rte_ipv4_hdr_len(ip), sizeof(ports));
+		h = rte_hash_crc_4byte(ports, h);
+	}
 	return h;
 }
 

@@ -144,6 +144,7 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 	p->nb_rxq = prm->nb_rxq;
 	p->nb_txq = prm->nb_txq;
 	p->mtu = prm->mtu;
+	p->base_mtu = prm->mtu;
 	p->socket = rte_eth_dev_socket_id(port_id);
 	rc = port_configure(p, err, errlen);
 	if (rc < 0)

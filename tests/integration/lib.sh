@@ -81,6 +81,9 @@ write_tap_config() {	# NPORTS [extra lines]
 		echo "routes = 65536"
 		echo "[api]"
 		echo "socket = $T_SOCK"
+		echo "mode = ${T_SOCK_MODE:-0660}"
+		echo "[store]"
+		echo "db = $T_DIR/tern.db"
 		[ $# -gt 1 ] && echo "$2"
 	} > "$T_CONF"
 }

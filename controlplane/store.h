@@ -1,0 +1,27 @@
+/*
+ * The configuration store (sqlite3, WAL): every `write memory` is one row,
+ * written in one transaction; the newest row is the startup configuration.
+ */
+#ifndef TERN_STORE_H
+#define TERN_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct store_entry {
+	int64_t id;
+	char created[32];	/* UTC, ISO 8601 */
+	char user[32];
+	unsigned int lines;
+};
+
+/* Opens (creating) the database; a negative errno with one sentence in err when unusable. */
+int store_open(const char *path, char *err, size_t errlen);
+void store_close(void);
+int store_save(const char *text, const char *user, int64_t *id);
+/* The text of version id (0: the newest); *text is malloc'd. -ENOENT when there is none. */
+int store_load(int64_t id, char **text, char *err, size_t errlen);
+/* Newest first; *out is malloc'd. */
+int store_history(struct store_entry **out, unsigned int *n);
+
+#endif
