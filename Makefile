@@ -31,7 +31,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 TERND_OBJ := $(call obj,controlplane/main.c $(CP_SRC) $(DP_SRC) $(KNI_SRC) $(API_SRC))
 TERN_OBJ  := $(call obj,cli/main.c $(CLI_SRC) $(API_SRC))
-BENCH_OBJ := $(call obj,bench/main.c $(BENCH_SRC) $(API_SRC))
+BENCH_OBJ := $(call obj,bench/main.c $(BENCH_SRC) $(DP_SRC) $(API_SRC))
 LIB_OBJ   := $(call obj,$(CP_SRC) $(DP_SRC) $(KNI_SRC) $(API_SRC) $(CLI_SRC) $(BENCH_SRC))
 
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)

@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "api/tern_version.h"
+#include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
 
 #define MAX_PORTS 8
@@ -268,8 +269,10 @@ int main(int argc, char **argv)
 		printf("tern-bench %s\n", TERN_VERSION);
 		return 0;
 	}
+	if (strcmp(argv[1], "pipeline") == 0)
+		return pipeline_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "gen") != 0) {
-		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen\n", argv[1]);
+		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen or pipeline\n", argv[1]);
 		return 2;
 	}
 	if (parse_args(argc - 1, argv + 1, &o) < 0)

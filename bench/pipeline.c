@@ -1,0 +1,234 @@
+/* A ternd graph on null ports with an injector source: the pipeline measured or fuzzed alone. */
+#include <errno.h>
+#include <sched.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_eal.h>
+#include <rte_ethdev.h>
+#include <rte_graph.h>
+#include <rte_graph_worker.h>
+#include <rte_lcore.h>
+
+#include "bench/pipeline.h"
+#include "dataplane/dp.h"
+#include "dataplane/fib.h"
+#include "dataplane/nexthop.h"
+#include "dataplane/node.h"
+#include "dataplane/node_port.h"
+#include "dataplane/punt.h"
+#include "dataplane/rcu.h"
+
+#define INJECT_MAX 256
+
+static struct {
+	uint8_t frame[INJECT_MAX][256];
+	uint16_t len[INJECT_MAX];
+	unsigned int n;
+	bool pending;			/* fuzzing: inject once, then nothing */
+	bool repeat;			/* benchmarking: a burst every walk */
+	const uint32_t *dsts;		/* ... frame[0] sent to each of these in turn */
+	unsigned int nb_dsts, next;
+	struct rte_mempool *pool;
+} inj;
+
+/* frame[0] again, to the next destination of the list, with its checksum. */
+static void stream_fill(struct rte_mbuf *m)
+{
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+
+	rte_memcpy(rte_pktmbuf_mtod(m, void *), inj.frame[0], inj.len[0]);
+	m->data_len = m->pkt_len = inj.len[0];
+	ip->dst_addr = rte_cpu_to_be_32(inj.dsts[inj.next]);
+	if (++inj.next == inj.nb_dsts)
+		inj.next = 0;
+	ip->hdr_checksum = 0;
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
+
+static uint16_t inject_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+			       uint16_t nb)
+{
+	struct rte_mbuf **m = (struct rte_mbuf **)node->objs;
+	unsigned int i;
+
+	(void)objs;
+	(void)nb;
+	unsigned int n = inj.repeat ? DP_BURST : inj.n;
+
+	if (!inj.pending && !inj.repeat)
+		return 0;
+	inj.pending = false;
+	if (n == 0 || rte_pktmbuf_alloc_bulk(inj.pool, m, n) != 0)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (inj.repeat) {
+			stream_fill(m[i]);
+		} else {
+			rte_memcpy(rte_pktmbuf_mtod(m[i], void *), inj.frame[i], inj.len[i]);
+			m[i]->data_len = m[i]->pkt_len = inj.len[i];
+		}
+		m[i]->port = dp.ports[0].port_id;
+	}
+	node->idx = n;
+	rte_node_next_stream_move(graph, node, 0);
+	return inj.n;
+}
+
+static struct rte_node_register inject_node = {
+	.name = "pipeline_inject",
+	.flags = RTE_NODE_SOURCE_F,
+	.process = inject_process,
+	.nb_edges = 1,
+	.next_nodes = { "eth_input" },
+};
+RTE_NODE_REGISTER(inject_node);
+
+struct rte_ether_addr dp_port0_mac(void)
+{
+	return dp.ports[0].mac;
+}
+
+void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n)
+{
+	unsigned int i;
+
+	inj.n = n > INJECT_MAX ? INJECT_MAX : n;
+	for (i = 0; i < inj.n; i++) {
+		inj.len[i] = lens[i] > sizeof(inj.frame[0]) ? sizeof(inj.frame[0]) : lens[i];
+		memcpy(inj.frame[i], frames[i], inj.len[i]);
+	}
+	inj.pending = true;
+}
+
+static int set_nexthop(uint32_t id, unsigned int port, const char *dst)
+{
+	struct dp_nexthop nh = { .kind = DP_NH_FORWARD, .port = port, .mtu = 1500 };
+
+	rte_ether_unformat_addr(dst, &nh.eth.dst_addr);
+	nh.eth.src_addr = dp.ports[port].mac;
+	return dp_nh_set(id, &nh, NULL);
+}
+
+int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_prefix)
+{
+	char prefix[64], lcore[8];
+	char *argv[] = { "tern-pipeline", "--no-huge", "-m", "1536", "--no-pci", "-l", lcore,
+			 "--file-prefix", prefix, "--log-level", "*:error", "--vdev", "net_null0",
+			 "--vdev", "net_null1", NULL };
+	static const char *const patterns[] = { "pipeline_inject", "eth_input", "ip4_*", "icmp_*",
+						"port_tx-*", "drop_*", "punt_*" };
+	struct rte_graph_param prm = { 0 };
+	struct dp_punt_policy policy[2] = { { 1000000, 1000 }, { 1000000, 1000 } };
+	char err[256];
+	unsigned int i;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	snprintf(lcore, sizeof(lcore), "%d", sched_getcpu() >= 0 ? sched_getcpu() : 0);
+	snprintf(prefix, sizeof(prefix), "%s", file_prefix);
+	if (rte_eal_init(RTE_DIM(argv) - 1, argv) < 0)
+		return -rte_errno;
+	dp_pools_create(8192, 256, 1500);
+	for (i = 0; i < 2; i++) {
+		char name[8], dev[16];
+		struct dp_port_params pp = { .name = name, .dev = dev, .nb_rxq = 1, .nb_txq = 2,
+					     .mtu = 1500 };
+
+		snprintf(name, sizeof(name), "dp%u", i);
+		snprintf(dev, sizeof(dev), "net_null%u", i);
+		if ((rc = dp_port_add(&pp, err, sizeof(err))) < 0 ||
+		    (rc = dp_port_start(&dp.ports[i], err, sizeof(err))) < 0) {
+			fprintf(stderr, "pipeline: %s\n", err);
+			return rc;
+		}
+		rc = dp_node_port_tx_clone(i, dp.ports[i].port_id);
+		if (rc < 0)
+			return rc;
+	}
+	dp.nb_workers = 1;
+	if ((rc = dp_rcu_init(1)) < 0 || (rc = dp_nh_init()) < 0 || (rc = dp_node_meta_register()) < 0 ||
+	    (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 ||
+	    (rc = dp_punt_init(1, policy, 2)) < 0)
+		return rc;
+	dp_icmp_limit_init(1, 1000000, 1000);
+	dp_port_ip4[0] = rte_cpu_to_be_32(0xc6120001);	/* 198.18.0.1 */
+	dp_port_ip4[1] = rte_cpu_to_be_32(0xc6120101);
+	if ((rc = set_nexthop(1, 1, PIPE_DST_MAC_OUT)) < 0 ||
+	    (rc = set_nexthop(2, 0, "02:00:00:00:b0:00")) < 0)
+		return rc;
+	/* the sender's side, so that ICMP errors have somewhere to go */
+	dp_fib_add(0xc6120000, 24, 2);
+	prm.socket_id = rte_socket_id();
+	prm.nb_node_patterns = RTE_DIM(patterns);
+	prm.node_patterns = (const char **)patterns;
+	if (rte_graph_create("pipeline", &prm) == RTE_GRAPH_ID_INVALID)
+		return -EINVAL;
+	p->graph = rte_graph_lookup("pipeline");
+	dp.workers[0].graph = p->graph;
+	dp.workers[0].graph_id = 0;
+	p->pool = dp.ports[0].pool;
+	inj.pool = p->pool;
+	rte_rcu_qsbr_thread_register(dp_rcu, 0);
+	rte_rcu_qsbr_thread_online(dp_rcu, 0);
+	return p->graph ? 0 : -ENOENT;
+}
+
+double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n)
+{
+	enum { BATCH = 65536 };
+	static struct dp_fib_op ops[BATCH];
+	uint64_t t0 = rte_rdtsc();
+	unsigned int i, k = 0;
+
+	/* the pipeline's own thread is the only reader: let the grace period pass at once */
+	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
+	for (i = 0; i < n; i++) {
+		ops[k++] = (struct dp_fib_op){ .prefix = prefixes[i], .depth = lens[i], .nh = 1 };
+		if (k == BATCH || i == n - 1) {
+			dp_fib_apply(ops, k);
+			k = 0;
+		}
+	}
+	rte_rcu_qsbr_thread_online(dp_rcu, 0);
+	return (double)(rte_rdtsc() - t0) / rte_get_tsc_hz();
+}
+
+unsigned int pipeline_walk(struct pipeline *p)
+{
+	unsigned int n = inj.repeat ? DP_BURST : inj.pending ? inj.n : 0;
+
+	rte_graph_walk(p->graph);
+	rte_rcu_qsbr_quiescent(dp_rcu, 0);
+	return n;
+}
+
+void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, unsigned int n)
+{
+	memcpy(inj.frame[0], frame, len);
+	inj.len[0] = len;
+	inj.dsts = dsts;
+	inj.nb_dsts = n;
+	inj.next = 0;
+	inj.repeat = n > 0;
+}
+
+void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets)
+{
+	static const char *const stages[] = { "eth_input", "ip4_input", "ip4_lookup", "ip4_forward",
+					      "ip4_rewrite" };
+	struct rte_node *n;
+	rte_graph_off_t off;
+	rte_node_t count;
+	unsigned int s;
+
+	*cycles = *packets = 0;
+	rte_graph_foreach_node(count, off, p->graph, n) {
+		for (s = 0; s < RTE_DIM(stages); s++)
+			if (strcmp(n->name, stages[s]) == 0)
+				*cycles += n->total_cycles;
+		if (strcmp(n->name, "ip4_lookup") == 0)
+			*packets = n->total_objs;
+	}
+}

@@ -1,0 +1,40 @@
+/*
+ * The forwarding pipeline without I/O: ternd's graph fed by an injector node
+ * with prepared frames, sending to null ports. Used by `tern-bench pipeline`
+ * (cycles per packet, FIB insert rate) and by the packet fuzz target.
+ */
+#ifndef TERN_BENCH_PIPELINE_H
+#define TERN_BENCH_PIPELINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#define PIPE_DST_MAC_OUT "02:00:00:00:b0:01"
+
+struct pipeline {
+	struct rte_graph *graph;
+	struct rte_mempool *pool;
+	uint32_t *dsts;		/* destinations the injector cycles through (host order) */
+	unsigned int nb_dsts;
+	uint16_t frame_len;
+};
+
+/* EAL (no hugepages, no PCI), two net_null ports, tables for routes, one graph on this lcore. */
+int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_prefix);
+/* Installs routes (host order) all forwarding out of port 1; returns seconds taken. */
+double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n);
+/* Frames the injector will produce next walk: a copy of each of n frames. */
+void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n);
+/* The MAC of port 0, where the injector's frames arrive. */
+struct rte_ether_addr dp_port0_mac(void);
+/* Runs the graph once; returns how many packets the injector fed. */
+unsigned int pipeline_walk(struct pipeline *p);
+/* Cycles spent in the forwarding nodes (eth_input .. ip4_rewrite) and the packets through ip4_lookup. */
+void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets);
+/* Benchmarking: every walk injects a burst of copies of frame, to dsts in turn (n = 0 stops). */
+void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, unsigned int n);
+
+#endif

@@ -1,0 +1,14 @@
+/* A synthetic Internet-like IPv4 table: prefix lengths distributed as in a full BGP feed. */
+#ifndef TERN_BENCH_ROUTES_H
+#define TERN_BENCH_ROUTES_H
+
+#include <stdint.h>
+
+/* Fills n prefixes (host order, masked) and lengths; deterministic for a seed. */
+void routes_bgp_like(uint32_t *prefixes, uint8_t *lens, unsigned int n, uint64_t seed);
+/* An address inside a random one of the n prefixes. */
+uint32_t routes_pick_address(const uint32_t *prefixes, const uint8_t *lens, unsigned int n,
+			     uint64_t *state);
+uint64_t routes_rand(uint64_t *state);
+
+#endif
