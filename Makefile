@@ -34,12 +34,16 @@ TERN_OBJ  := $(call obj,cli/main.c $(CLI_SRC) $(API_SRC))
 BENCH_OBJ := $(call obj,bench/main.c $(BENCH_SRC) $(DP_SRC) $(API_SRC))
 LIB_OBJ   := $(call obj,$(CP_SRC) $(DP_SRC) $(KNI_SRC) $(API_SRC) $(CLI_SRC) $(BENCH_SRC))
 
+FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN  := $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 30
+
 UNIT_SRC  := $(wildcard tests/unit/test_*.c)
 UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 PROGRAMS := $(BUILD)/ternd $(BUILD)/tern $(BUILD)/tern-bench
 
-.PHONY: all deps check-deps run test unit integration bench asan install clean
+.PHONY: all deps check-deps run test unit integration bench asan fuzz fuzz-bins install clean
 all: $(PROGRAMS)
 
 $(BUILD)/obj/%.o: %.c
@@ -62,6 +66,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
 	@$(CC) $(CFLAGS) $< $(LIB_OBJ) -o $@ $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  FUZZ    $@"
+	@$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJ) -o $@ $(LDFLAGS) $(LDLIBS)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
@@ -97,6 +106,15 @@ asan: check-deps
 		$(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))
 	@TERN_BUILD=build/asan ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		tests/run-all.sh $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))
+
+# libFuzzer targets (clang, ASan, UBSan), each run FUZZ_SECONDS from its seed corpus.
+fuzz: check-deps
+	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
+		EXTRA_CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" fuzz-bins
+	@tests/run-fuzz.sh build/fuzz $(FUZZ_SECONDS)
+
+fuzz-bins: $(FUZZ_BIN)
 
 install: all
 	install -D -m 0755 $(BUILD)/ternd $(DESTDIR)$(PREFIX)/sbin/ternd

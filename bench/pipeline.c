@@ -170,8 +170,8 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 	dp.workers[0].graph_id = 0;
 	p->pool = dp.ports[0].pool;
 	inj.pool = p->pool;
+	/* this thread is the worker only while it walks: table updates never wait on it */
 	rte_rcu_qsbr_thread_register(dp_rcu, 0);
-	rte_rcu_qsbr_thread_online(dp_rcu, 0);
 	return p->graph ? 0 : -ENOENT;
 }
 
@@ -182,8 +182,6 @@ double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsign
 	uint64_t t0 = rte_rdtsc();
 	unsigned int i, k = 0;
 
-	/* the pipeline's own thread is the only reader: let the grace period pass at once */
-	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
 	for (i = 0; i < n; i++) {
 		ops[k++] = (struct dp_fib_op){ .prefix = prefixes[i], .depth = lens[i], .nh = 1 };
 		if (k == BATCH || i == n - 1) {
@@ -191,7 +189,6 @@ double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsign
 			k = 0;
 		}
 	}
-	rte_rcu_qsbr_thread_online(dp_rcu, 0);
 	return (double)(rte_rdtsc() - t0) / rte_get_tsc_hz();
 }
 
@@ -199,8 +196,9 @@ unsigned int pipeline_walk(struct pipeline *p)
 {
 	unsigned int n = inj.repeat ? DP_BURST : inj.pending ? inj.n : 0;
 
+	rte_rcu_qsbr_thread_online(dp_rcu, 0);
 	rte_graph_walk(p->graph);
-	rte_rcu_qsbr_quiescent(dp_rcu, 0);
+	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
 	return n;
 }
 

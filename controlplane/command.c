@@ -487,6 +487,21 @@ int cmd_execute(struct cmd_session *s, const char *line, bool json, struct outbu
 	return run(s, &cmds[r.cmd], words, n, json, out);
 }
 
+int cmd_validate(struct cmd_session *s, const char *line, struct outbuf *out)
+{
+	char buf[1024], *words[CMD_MAX_WORDS];
+	struct match_result r;
+	int n;
+
+	ob_reset(out);
+	if (strlen(line) >= sizeof(buf))
+		return -E2BIG;
+	n = split(line, buf, sizeof(buf), words);
+	if (n <= 0)
+		return n;
+	return match(s->mode, words, n, &r, out);
+}
+
 int cmd_parse_ip(const char *s, uint32_t *ip)
 {
 	struct in_addr a;

@@ -65,6 +65,8 @@ void cmd_fini(void);
 void cmd_session_init(struct cmd_session *s, uid_t uid, bool privileged);
 /* Runs one line; 0 or a negative errno, with the output or one error sentence in out. */
 int cmd_execute(struct cmd_session *s, const char *line, bool json, struct outbuf *out);
+/* Matches a line without running it: 0 when some command takes it, else the error cmd_execute gives. */
+int cmd_validate(struct cmd_session *s, const char *line, struct outbuf *out);
 /* Candidates for the next word of a partial line: "kind\tword\thelp" lines,
  * kind k (keyword or live value), p (value placeholder), c (line complete). */
 int cmd_complete(struct cmd_session *s, const char *line, struct outbuf *out);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -44,6 +45,8 @@ static int apply_one(const struct nlmsghdr *nlh, void *data)
 	struct nl_msg m;
 
 	(void)data;
+	if (nlh->nlmsg_type == NLMSG_ERROR)
+		return MNL_CB_OK;
 	stats.messages++;
 	if (nl_parse(nlh, &m) < 0) {
 		stats.malformed++;
@@ -174,8 +177,14 @@ void netlink_drain(void)
 	if (ev_sock == NULL)
 		return;
 	for (;;) {
-		int r = mnl_socket_recvfrom(ev_sock, buf, NL_BUF);
+		struct sockaddr_nl from;
+		socklen_t flen = sizeof(from);
+		ssize_t r = recvfrom(ev.fd, buf, NL_BUF, 0, (struct sockaddr *)&from, &flen);
 
+		if (r >= 0 && from.nl_pid != 0) {
+			stats.malformed++;	/* only the kernel speaks for the kernel */
+			continue;
+		}
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -187,7 +196,8 @@ void netlink_drain(void)
 			resync = true;
 			break;
 		}
-		mnl_cb_run(buf, r, 0, 0, apply_one, NULL);
+		if (nl_for_each(buf, r, apply_one, NULL) < 0)
+			stats.malformed++;
 	}
 	if (resync) {
 		netlink_resync();

@@ -236,6 +236,28 @@ int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 	return 0;
 }
 
+int nl_for_each(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *, void *), void *data)
+{
+	const uint8_t *p = buf;
+	int n = 0;
+
+	while (len >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
+		size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len)
+			return -EBADMSG;
+		if (nlh->nlmsg_type != NLMSG_DONE && nlh->nlmsg_type != NLMSG_NOOP)
+			cb(nlh, data);
+		n++;
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	return n;
+}
+
 bool nl_neigh_usable(uint16_t state)
 {
 	return state & (NUD_REACHABLE | NUD_STALE | NUD_DELAY | NUD_PROBE | NUD_PERMANENT | NUD_NOARP);

@@ -77,6 +77,12 @@ struct nl_msg {
 
 /* Parses one message; 0 and *out filled, or a negative errno for a malformed one. */
 int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out);
+/*
+ * Walks the messages in a receive buffer, calling cb for each whole one; stops
+ * at the first length that does not fit (libmnl's check takes a length over
+ * 2^31 for a negative one). Returns the number of messages, or -EBADMSG.
+ */
+int nl_for_each(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *, void *), void *data);
 /* Whether a neighbour in this state gives a usable MAC. */
 bool nl_neigh_usable(uint16_t state);
 
