@@ -98,6 +98,7 @@ test: check-deps
 bench: check-deps
 	@$(MAKE) --no-print-directory all MARCH=native BUILD=build/native
 	@bench/bench.sh build/native
+	@bench/exception.sh build/native
 
 asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \

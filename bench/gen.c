@@ -102,10 +102,10 @@ static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
 	return sent;
 }
 
-static void gen_receive(struct gen_state *g, bool count)
+static void gen_receive_queue(struct gen_state *g, uint16_t q, bool count)
 {
 	struct rte_mbuf *m[GEN_BURST];
-	uint16_t n = rte_eth_rx_burst(g->p->rx_port, 0, m, GEN_BURST), i;
+	uint16_t n = rte_eth_rx_burst(g->p->rx_port, q, m, GEN_BURST), i;
 	uint64_t now = rte_rdtsc();
 
 	for (i = 0; i < n; i++) {
@@ -131,6 +131,14 @@ static void gen_receive(struct gen_state *g, bool count)
 	}
 	if (n)
 		rte_pktmbuf_free_bulk(m, n);
+}
+
+static void gen_receive(struct gen_state *g, bool count)
+{
+	uint16_t q;
+
+	for (q = 0; q < (g->p->nb_rxq ? g->p->nb_rxq : 1); q++)
+		gen_receive_queue(g, q, count);
 }
 
 /* Sends for duration at rate (0: unpaced, < 0: not at all) and receives all the while. */

@@ -16,6 +16,7 @@
 struct gen_params {
 	uint16_t tx_port;
 	uint16_t rx_port;
+	uint16_t nb_rxq;	/* queues polled on the receiving port (a memif peer may use several) */
 	struct rte_ether_addr dst_mac;
 	uint32_t src_ip;	/* host order */
 	uint32_t dst_ip;	/* first destination; flows use dst_ip + i */

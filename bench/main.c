@@ -41,6 +41,7 @@ static void usage(FILE *f)
 		"  --rate PPS|max    offered load (max)\n"
 		"  --duration S      trial length in seconds (5); --warmup S learning time (1)\n"
 		"  --tx N, --rx N    port indexes that send and receive (0, 1)\n"
+		"  --queues N        rx queues per port, all polled (1; a router may send on several)\n"
 		"  --json            one JSON object instead of text\n");
 }
 
@@ -64,6 +65,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "duration", required_argument, NULL, 't' }, { "warmup", required_argument, NULL, 'w' },
 		{ "tx", required_argument, NULL, 'T' }, { "rx", required_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'j' }, { "link-wait", required_argument, NULL, 'L' },
+		{ "queues", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	bool have_mac = false;
@@ -77,6 +79,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->gen.warmup_s = 1;
 	o->gen.rx_port = 1;
 	o->link_wait_s = 10;
+	o->gen.nb_rxq = 1;
 	parse_ip("198.18.0.2", &o->gen.src_ip);
 	parse_ip("198.19.0.1", &o->gen.dst_ip);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -124,6 +127,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		case 'T': o->gen.tx_port = atoi(optarg); break;
 		case 'R': o->gen.rx_port = atoi(optarg); break;
 		case 'L': o->link_wait_s = atoi(optarg); break;
+		case 'Q':
+			o->gen.nb_rxq = strtoul(optarg, &end, 10);
+			if (*end || o->gen.nb_rxq < 1 || o->gen.nb_rxq > 16)
+				return fprintf(stderr, "tern-bench: --queues '%s': expected 1 to 16\n", optarg), -EINVAL;
+			break;
 		case 'j': o->json = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -EINVAL;
@@ -197,10 +205,15 @@ static int ports_start(struct options *o, struct rte_mempool **mp)
 		return -ENOMEM;
 	}
 	RTE_ETH_FOREACH_DEV(port) {
-		if (rte_eth_dev_configure(port, 1, 1, &conf) < 0 ||
-		    rte_eth_rx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL, *mp) < 0 ||
-		    rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL) < 0 ||
-		    rte_eth_dev_start(port) < 0) {
+		uint16_t q, nq = o->gen.nb_rxq;
+		/* several rx queues (the router may send on each), one tx queue */
+		int rc = rte_eth_dev_configure(port, nq, 1, &conf);
+
+		for (q = 0; q < nq && rc == 0; q++)
+			rc = rte_eth_rx_queue_setup(port, q, 1024, rte_eth_dev_socket_id(port), NULL, *mp);
+		if (rc == 0)
+			rc = rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL);
+		if (rc != 0 || rte_eth_dev_start(port) < 0) {
 			fprintf(stderr, "tern-bench: cannot start port %u (%s)\n", port, o->ports[port]);
 			return -EIO;
 		}

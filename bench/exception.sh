@@ -1,0 +1,90 @@
+#!/bin/bash
+# make bench, part 2: the exception path's own throughput. tern-bench floods the router's own
+# address over memif (port -> kernel); a sender in ternd's namespace blasts UDP out of a port
+# (kernel -> port). Rates come from ternd's show exception counters.
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:-$ROOT/build}" && pwd)
+DURATION=${DURATION:-5}
+DIR=$(mktemp -d /tmp/tern-exc-XXXXXX)
+R=tern-exc-r
+pid=
+. "$ROOT/bench/lib.sh"
+[ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
+cleanup() {
+	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	ip netns del $R 2>/dev/null
+	hugepages_restore
+	rm -rf "$DIR" /var/run/dpdk/tern-exc-*
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+ip netns del $R 2>/dev/null; ip netns add $R && ip -n $R link set lo up
+hugepages_reserve 1024
+cat > "$DIR/ternd.conf" <<EOC
+[eal]
+args = $MEM_ARGS --file-prefix tern-exc-dut --log-level=*:error
+[port m0]
+dev = $(memif 0 server 02:00:00:00:a0:00)
+punt_rate = 10000000
+punt_burst = 100000
+[port m1]
+dev = $(memif 1 server 02:00:00:00:a0:01)
+[worker 1]
+rx = m0:0 m1:0
+[fib]
+routes = 65536
+[api]
+socket = $DIR/ternd.sock
+[store]
+db = $DIR/tern.db
+EOC
+ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
+pid=$!
+wait_socket "$DIR/ternd.sock" $pid "$DIR/ternd.log" || exit 1
+tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }
+tern -c "configure terminal" -c "interface m0" -c "ip address 198.18.0.1/24" \
+	-c "interface m1" -c "ip address 198.18.1.1/24" -c "exit" \
+	-c "arp 198.18.1.2 02:00:00:00:b0:01 m1" -c "end" >/dev/null || exit 1
+exc() { tern --json -c "show exception" | /usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
+
+# port -> kernel: UDP to the router's own address, as fast as the generator goes
+before=$(exc 'j["ports"][0]["to_kernel"]')
+"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-exc-gen --log-level=*:error" \
+	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
+	--dst-mac 02:00:00:00:a0:00 --dst-ip 198.18.0.1 --duration "$DURATION" --json > "$DIR/gen.json" &
+gen=$!
+wait $gen
+after=$(exc 'j["ports"][0]["to_kernel"]')
+errs=$(exc 'j["ports"][0]["to_kernel_errors"]')
+offered=$(/usr/bin/python3 -c "import json; print(int(json.load(open('$DIR/gen.json'))['tx_pps']))")
+to_k=$(( (after - before) / DURATION ))
+
+# kernel -> port: UDP from ternd's namespace to a host behind m1 (static ARP: no host needed)
+"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-exc-gen --log-level=*:error" \
+	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
+	--queues 2 --dst-mac 02:00:00:00:a0:00 --rate 1 --duration $((DURATION + 2)) --warmup 0 --json > /dev/null &
+gen=$!
+sleep 1
+before=$(exc 'j["ports"][1]["from_kernel"]')
+ip netns exec $R /usr/bin/python3 - "$DURATION" <<'PY'
+import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 22)
+end = time.monotonic() + float(sys.argv[1]); payload = bytes(18); errors = {}
+while time.monotonic() < end:
+    for _ in range(1000):
+        try:
+            s.sendto(payload, ("198.18.1.2", 9))
+        except OSError as e:
+            errors[e.strerror] = errors.get(e.strerror, 0) + 1
+if errors:
+    print("  sender errors:", errors)
+PY
+after=$(exc 'j["ports"][1]["from_kernel"]')
+drops=$(exc 'j["ports"][1]["from_kernel_drops"]')
+wait $gen
+from_k=$(( (after - before) / DURATION ))
+echo "exception path, ${DURATION} s each, 64-byte UDP:"
+echo "  port -> kernel: $to_k pps written to the TAP (offered $offered pps; TAP write errors $errs)"
+echo "  kernel -> port: $from_k pps sent on the port (one Python sender; drops $drops)"
