@@ -55,7 +55,7 @@ echo "R2001:200::/48 0" > "$DIR/l3fwd-v6.cfg"
 gen() {	# DST_MAC -> prints rx_pps
 	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-bench-gen --log-level=*:error" \
 		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-		--dst-mac "$1" --flows "$FLOWS" --size "$SIZE" --duration "$DURATION" --json \
+		--queues 2 --dst-mac "$1" --flows "$FLOWS" --size "$SIZE" --duration "$DURATION" --json \
 		| /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin); print(int(j["rx_pps"]), j["loss_percent"])'
 }
 

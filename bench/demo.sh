@@ -84,7 +84,7 @@ echo
 echo "== tern-bench: 64-byte frames, 1024 flows into m0, routed to 198.19.0.0/16 out of m1, ${DURATION} s"
 "$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-demo-bench --log-level=*:error" \
 	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-	--dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$DURATION" | sed 's/^/   /'
+	--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$DURATION" | sed 's/^/   /'
 
 echo
 echo "== demo# show interfaces brief"
