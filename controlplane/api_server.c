@@ -6,6 +6,8 @@
 #include <pwd.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,10 @@ extern char **environ;
 
 struct api_client {
 	struct ev_handler h;
+	struct ev_handler job_h;	/* the output pipe of a running ping/traceroute */
+	struct outbuf job_out;
+	int job_pid;
+	bool job_json;
 	struct tern_api_rx rx;
 	struct outbuf tx;
 	size_t tx_off;
@@ -47,10 +53,23 @@ unsigned int api_server_clients(void)
 	return nb_clients;
 }
 
+static void job_stop(struct api_client *c)
+{
+	if (c->job_pid <= 0)
+		return;
+	ev_del(&c->job_h);
+	close(c->job_h.fd);
+	kill(c->job_pid, SIGKILL);
+	waitpid(c->job_pid, NULL, 0);
+	c->job_pid = 0;
+}
+
 static void client_close(struct api_client *c)
 {
 	struct api_client **pp;
 
+	job_stop(c);
+	ob_free(&c->job_out);
 	for (pp = &clients; *pp; pp = &(*pp)->next)
 		if (*pp == c) {
 			*pp = c->next;
@@ -74,7 +93,7 @@ static bool client_flush(struct api_client *c)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-			ev_mod(&c->h, EPOLLIN | EPOLLOUT);
+			ev_mod(&c->h, c->job_pid ? EPOLLOUT : EPOLLIN | EPOLLOUT);
 			return true;
 		}
 		if (w <= 0) {
@@ -89,7 +108,7 @@ static bool client_flush(struct api_client *c)
 		client_close(c);
 		return false;
 	}
-	ev_mod(&c->h, EPOLLIN);
+	ev_mod(&c->h, c->job_pid ? 0 : EPOLLIN);
 	return true;
 }
 
@@ -131,6 +150,48 @@ static void client_error(struct api_client *c, int status, const char *msg)
 	c->close_after_flush = true;
 }
 
+static bool client_flush(struct api_client *c);
+static void client_event(struct ev_handler *h, uint32_t events);
+
+/* The job's output so far; at its end, the reply (its exit status decides success). */
+static void job_event(struct ev_handler *h, uint32_t events)
+{
+	struct api_client *c = (struct api_client *)((char *)h - offsetof(struct api_client, job_h));
+	char buf[4096];
+	ssize_t r;
+	int status = 0;
+
+	(void)events;
+	while ((r = read(h->fd, buf, sizeof(buf))) > 0)
+		if (c->job_out.len < (1u << 20))
+			ob_write(&c->job_out, buf, r);
+	if (r < 0 && errno == EAGAIN)
+		return;
+	ev_del(h);
+	close(h->fd);
+	waitpid(c->job_pid, &status, 0);
+	c->job_pid = 0;
+	client_reply(c, WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EHOSTUNREACH,
+		     0, &c->job_out);
+	ob_reset(&c->job_out);
+	if (client_flush(c))
+		client_event(&c->h, EPOLLIN);	/* requests that came meanwhile */
+}
+
+static void job_watch(struct api_client *c)
+{
+	c->job_pid = c->session.job.pid;
+	c->job_h.fd = c->session.job.fd;
+	c->job_h.cb = job_event;
+	ob_reset(&c->job_out);
+	if (ev_add(&c->job_h, EPOLLIN) < 0) {
+		job_stop(c);
+		return;
+	}
+	/* the client waits for this reply: read nothing more from it until then */
+	ev_mod(&c->h, 0);
+}
+
 static void client_handle(struct api_client *c, const struct tern_api_msg *m)
 {
 	char line[1024];
@@ -154,6 +215,10 @@ static void client_handle(struct api_client *c, const struct tern_api_msg *m)
 		rc = cmd_complete(&c->session, line, &scratch);
 	else
 		rc = cmd_execute(&c->session, line, json, &scratch);
+	if (rc == CMD_ASYNC) {
+		job_watch(c);
+		return;
+	}
 	client_reply(c, rc, json ? TERN_API_F_JSON : 0, &scratch);
 }
 
@@ -162,7 +227,7 @@ static void client_event(struct ev_handler *h, uint32_t events)
 	struct api_client *c = (struct api_client *)h;
 	struct tern_api_msg m;
 	ssize_t r;
-	int rc;
+	int rc = 0;
 
 	if (events & EPOLLOUT) {
 		if (!client_flush(c))
@@ -182,7 +247,7 @@ static void client_event(struct ev_handler *h, uint32_t events)
 		return;
 	}
 	c->rx.len += r;
-	while ((rc = tern_api_rx_next(&c->rx, &m)) == 1 && !c->close_after_flush)
+	while (c->job_pid == 0 && !c->close_after_flush && (rc = tern_api_rx_next(&c->rx, &m)) == 1)
 		client_handle(c, &m);
 	if (rc < 0) {
 		TERN_LOG(api, NOTICE, "client uid %u sent a malformed message (%s); closing it",
@@ -242,6 +307,8 @@ static void listener_event(struct ev_handler *h, uint32_t events)
 	c->h.cb = client_event;
 	ob_init(&c->tx);
 	cmd_session_init(&c->session, cred.uid, may_configure(cred.uid, cred.gid));
+	c->session.jobs_allowed = true;
+	ob_init(&c->job_out);
 	struct passwd *pw = getpwuid(cred.uid);
 	snprintf(c->session.user, sizeof(c->session.user), "%s", pw ? pw->pw_name : "unknown");
 	if (ev_add(&c->h, EPOLLIN) < 0) {

@@ -1,6 +1,7 @@
 /* Static routes and static ARP entries, written to the kernel: ip route, arp and their no forms. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <linux/rtnetlink.h>
@@ -40,8 +41,10 @@ static int route_target(struct cmd_ctx *ctx, const char *word, struct route_req 
 	return 0;
 }
 
-static int route_change(struct cmd_ctx *ctx, bool add, const char *pfx, const char *target)
+static int route_change(struct cmd_ctx *ctx, bool add, const char *pfx, const char *target,
+			const char *distance)
 {
+	unsigned long metric = distance ? strtoul(distance, NULL, 10) : 0;
 	struct route_req r = { .type = RTN_UNSPEC };	/* a delete without target matches any type */
 	uint32_t prefix;
 	uint8_t len;
@@ -52,7 +55,10 @@ static int route_change(struct cmd_ctx *ctx, bool add, const char *pfx, const ch
 		return rc;
 	if (target != NULL && (rc = route_target(ctx, target, &r)) < 0)
 		return rc;
-	rc = nlr_route(add, prefix, len, r.type, r.gw, r.ifindex);
+	if (metric > 0xffffffffu)
+		return cmd_error(ctx, -EINVAL, "%% Distance %s is out of range: expected 0 to 4294967295",
+				 distance);
+	rc = nlr_route(add, prefix, len, r.type, r.gw, r.ifindex, metric);
 	if (rc == -ENETUNREACH)
 		return cmd_error(ctx, rc, "%% Gateway %s is on no connected subnet; configure an address on the interface that reaches it first",
 				 target);
@@ -67,12 +73,13 @@ static int route_change(struct cmd_ctx *ctx, bool add, const char *pfx, const ch
 
 static int cmd_ip_route(struct cmd_ctx *ctx)
 {
-	return route_change(ctx, true, ctx->argv[2], ctx->argv[3]);
+	return route_change(ctx, true, ctx->argv[2], ctx->argv[3], ctx->argc > 4 ? ctx->argv[4] : NULL);
 }
 
 static int cmd_no_ip_route(struct cmd_ctx *ctx)
 {
-	return route_change(ctx, false, ctx->argv[3], ctx->argc > 4 ? ctx->argv[4] : NULL);
+	return route_change(ctx, false, ctx->argv[3], ctx->argc > 4 ? ctx->argv[4] : NULL,
+			    ctx->argc > 5 ? ctx->argv[5] : NULL);
 }
 
 static int cmd_arp(struct cmd_ctx *ctx)
@@ -124,6 +131,12 @@ const struct cmd_def cmd_ip_table[] = {
 	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M blackhole", "Drop silently", cmd_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M unreachable", "Drop with ICMP unreachable", cmd_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M prohibit", "Drop with ICMP prohibited", cmd_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M A.B.C.D NUMBER", "Static route via a gateway, with a distance", cmd_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M IFNAME NUMBER", "Static route out of an interface, with a distance", cmd_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M blackhole NUMBER", "Drop silently, with a distance", cmd_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M A.B.C.D NUMBER", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M IFNAME NUMBER", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M blackhole NUMBER", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M A.B.C.D", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M IFNAME", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },

@@ -20,6 +20,7 @@
 #include "dataplane/nexthop.h"
 #include "dataplane/node_port.h"
 #include "dataplane/node_sink.h"
+#include "dataplane/punt.h"
 
 static time_t started_at;
 
@@ -153,6 +154,39 @@ static int cmd_show_interfaces_brief(struct cmd_ctx *ctx)
 			  r.link ? "up" : "down", r.p->mtu, r.mac, dp_port_driver(r.p),
 			  r.st.ipackets, r.st.opackets);
 	}
+	return 0;
+}
+
+static int cmd_show_counters(struct cmd_ctx *ctx)
+{
+	unsigned int i, r;
+
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"ports\": [");
+	} else {
+		ob_printf(ctx->out, "%-12s %14s %14s %10s %10s %10s %10s %10s\n", "Interface",
+			  "RX packets", "TX packets", "RX missed", "RX errors", "TX dropped", "Punted",
+			  "Policed");
+	}
+	for (i = 0; i < dp.nb_ports; i++) {
+		struct dp_port_stats st;
+		struct dp_punt_stats ps;
+		uint64_t punted = 0;
+
+		dp_port_stats_get(&dp.ports[i], &st);
+		dp_punt_stats(i, &ps);
+		for (r = 0; r < DP_PUNT_REASON_MAX; r++)
+			punted += ps.punted[r];
+		ob_printf(ctx->out, ctx->json ?
+			  "%s{\"name\": \"%s\", \"rx_packets\": %lu, \"tx_packets\": %lu, \"rx_missed\": %lu, "
+			  "\"rx_errors\": %lu, \"tx_dropped\": %lu, \"punted\": %lu, \"policed\": %lu}" :
+			  "%s%-12s %14lu %14lu %10lu %10lu %10lu %10lu %10lu\n",
+			  ctx->json && i ? ", " : "", dp.ports[i].name, st.ipackets, st.opackets,
+			  st.imissed, st.ierrors, st.tx_drops + st.oerrors, punted, ps.policed);
+	}
+	if (ctx->json)
+		ob_printf(ctx->out, "]}");
 	return 0;
 }
 
@@ -420,6 +454,7 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show interfaces brief", "One line per interface", cmd_show_interfaces_brief, 0 },
 	{ CMD_MODE_EXEC, "show interfaces IFNAME", "One interface", cmd_show_interfaces, 0 },
 	{ CMD_MODE_EXEC, "show errors", "Packets dropped and punted, by reason", cmd_show_errors, 0 },
+	{ CMD_MODE_EXEC, "show counters", "Per-interface packet counters", cmd_show_counters, 0 },
 	{ CMD_MODE_EXEC, "show workers", "Forwarding workers and the queues they poll", cmd_show_workers, 0 },
 	{ CMD_MODE_EXEC, "show ip route", "The routing table", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route A.B.C.D/M", "One route", cmd_show_ip_route, 0 },

@@ -47,6 +47,7 @@ static const struct {
 static const struct cmd_def *const *tables;
 static const struct cmd_def *const all_tables[] = { cmd_mode_table, cmd_show_table, cmd_ip_table,
 						     cmd_exception_table, cmd_consistency_table, cmd_config_table,
+						     cmd_tools_table,
 						     NULL };
 static struct compiled *cmds;
 static int nb_cmds;
@@ -464,7 +465,11 @@ int cmd_execute(struct cmd_session *s, const char *line, bool json, struct outbu
 
 		tmp.mode = CMD_MODE_EXEC;
 		rc = match(CMD_MODE_EXEC, words + 1, n - 1, &r, out);
-		return rc < 0 ? rc : run(&tmp, &cmds[r.cmd], words + 1, n - 1, json, out);
+		if (rc < 0)
+			return rc;
+		rc = run(&tmp, &cmds[r.cmd], words + 1, n - 1, json, out);
+		s->job = tmp.job;
+		return rc;
 	}
 	rc = match(mode, words, n, &r, out);
 	/* like vtysh: a config command typed in interface mode leaves the interface */

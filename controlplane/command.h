@@ -22,8 +22,18 @@ enum cmd_mode {
 	CMD_MODE_MAX,
 };
 
+/* A command that runs a program (ping, traceroute): its output pipe and process. */
+struct cmd_job {
+	int fd;
+	int pid;
+};
+
+#define CMD_ASYNC 1	/* a handler started s->job; the reply comes when it ends */
+
 struct cmd_session {
 	enum cmd_mode mode;
+	bool jobs_allowed;	/* the caller can wait for a job (the API server can) */
+	struct cmd_job job;
 	char ifname[16];
 	bool privileged;	/* may configure */
 	uid_t uid;
@@ -59,6 +69,7 @@ extern const struct cmd_def cmd_ip_table[];
 extern const struct cmd_def cmd_exception_table[];
 extern const struct cmd_def cmd_consistency_table[];
 extern const struct cmd_def cmd_config_table[];
+extern const struct cmd_def cmd_tools_table[];
 
 int cmd_init(void);
 void cmd_fini(void);

@@ -64,7 +64,8 @@ int nlr_addr(bool add, uint32_t ifindex, uint32_t ip, uint8_t len)
 	return transact(nlh);
 }
 
-int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw, uint32_t ifindex)
+int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw, uint32_t ifindex,
+	      uint32_t metric)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -86,6 +87,8 @@ int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw,
 		mnl_attr_put_u32(nlh, RTA_GATEWAY, htonl(gw));
 	if (ifindex)
 		mnl_attr_put_u32(nlh, RTA_OIF, ifindex);
+	if (metric)
+		mnl_attr_put_u32(nlh, RTA_PRIORITY, metric);
 	return transact(nlh);
 }
 

@@ -13,8 +13,10 @@
 #include <rte_ether.h>
 
 int nlr_addr(bool add, uint32_t ifindex, uint32_t ip, uint8_t len);
-/* type: RTN_UNICAST (gw, or ifindex alone for a connected route), RTN_BLACKHOLE, ... */
-int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw, uint32_t ifindex);
+/* type: RTN_UNICAST (gw, or ifindex alone for a connected route), RTN_BLACKHOLE, ...;
+ * metric: the kernel's priority (tern's distance), 0 for none. */
+int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw, uint32_t ifindex,
+	      uint32_t metric);
 int nlr_neigh(bool add, uint32_t ifindex, uint32_t ip, const struct rte_ether_addr *mac);
 int nlr_link(uint32_t ifindex, int up, uint32_t mtu);	/* up: -1 keeps it; mtu 0 keeps it */
 

@@ -65,12 +65,15 @@ void running_config(struct outbuf *out)
 			ob_printf(out, "ip route %s/%u ", ip, r[i].len);
 			if (r[i].nh.type == RIB_NH_GATEWAY) {
 				cmd_fmt_ip(r[i].nh.hop.gw, gw, sizeof(gw));
-				ob_printf(out, "%s\n", gw);
+				ob_printf(out, "%s", gw);
 			} else if (r[i].nh.type == RIB_NH_CONNECTED) {
-				ob_printf(out, "%s\n", dp.ports[r[i].nh.hop.port].name);
+				ob_printf(out, "%s", dp.ports[r[i].nh.hop.port].name);
 			} else {
-				ob_printf(out, "%s\n", rib_nh_type_name(r[i].nh.type));
+				ob_printf(out, "%s", rib_nh_type_name(r[i].nh.type));
 			}
+			if (r[i].attrs.metric)
+				ob_printf(out, " %u", r[i].attrs.metric);
+			ob_printf(out, "\n");
 		}
 		free(r);
 	}

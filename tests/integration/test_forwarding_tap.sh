@@ -43,5 +43,16 @@ out=$(tern_cli -c "configure terminal" -c "ip route 198.19.0.1/16 198.18.1.2" 2>
 check "a prefix with host bits is refused: $out" grep -q "has host bits set; did you mean 198.19.0.0/16" <<<"$out"
 out=$(tern_cli -c "configure terminal" -c "ip route 198.19.0.0/16 198.19.250.1" 2>&1)
 check "a gateway on no connected subnet is refused: $out" grep -q "on no connected subnet" <<<"$out"
+out=$(tern_cli -c "ping 198.18.1.2")
+check "ping from the router: $(grep -o '[0-9]* received' <<<"$out")" grep -q "5 received" <<<"$out"
+out=$(tern_cli -c "configure terminal" -c "do traceroute 198.18.1.2")
+check "traceroute from the router (do, in config mode)" grep -q "^ 1  198.18.1.2" <<<"$out"
+out=$(tern_cli -c "ping 198.19.250.250" 2>&1); rc=$?
+check "a failed ping says so and fails (exit $rc)" [ $rc -ne 0 ]
+tern_cli -c "configure terminal" -c "ip route 198.19.60.0/24 198.18.1.2 20" -c "end"
+check "a distance becomes the kernel's metric" grep -q "198.19.60.0/24 via 198.18.1.2 dev dp1 proto static metric 20" <<<"$(ip -n "$R" route)"
+check "and shows in the running-config" grep -q "^ip route 198.19.60.0/24 198.18.1.2 20$" <<<"$(tern_cli -c "show running-config")"
+json=$(tern_cli --json -c "show counters")
+check "show counters: dp0 received and dp1 sent the transit pings" [ "$(json_field 'j["ports"][0]["rx_packets"] >= 25 and j["ports"][1]["tx_packets"] >= 20' <<<"$json")" = True ]
 check "the FIB equals the kernel's tables" consistent
 tern_test_end

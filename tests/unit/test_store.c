@@ -1,0 +1,135 @@
+/* The configuration store (round trip, history, missing and corrupt databases) and the rollback diff. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "controlplane/running_config.h"
+#include "controlplane/store.h"
+
+static char path[64];
+static char err[512];
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(path, sizeof(path), "/tmp/tern-test-store-%d.db", getpid());
+	unlink(path);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char p[96];
+
+	(void)state;
+	store_close();
+	unlink(path);
+	snprintf(p, sizeof(p), "%s-wal", path);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s-shm", path);
+	unlink(p);
+	return 0;
+}
+
+static void test_store_round_trip_and_history(void **state)
+{
+	struct store_entry *e;
+	unsigned int n;
+	int64_t id1, id2;
+	char *text;
+
+	(void)state;
+	assert_int_equal(store_open(path, err, sizeof(err)), 0);
+	assert_int_equal(store_load(0, &text, err, sizeof(err)), -ENOENT);
+	assert_int_equal(store_save("hostname a\nend\n", "root", &id1), 0);
+	assert_int_equal(store_save("hostname b\nend\n", "alice", &id2), 0);
+	assert_true(id2 > id1);
+	assert_int_equal(store_load(0, &text, err, sizeof(err)), 0);
+	assert_string_equal(text, "hostname b\nend\n");
+	free(text);
+	assert_int_equal(store_load(id1, &text, err, sizeof(err)), 0);
+	assert_string_equal(text, "hostname a\nend\n");
+	free(text);
+	assert_int_equal(store_load(id2 + 7, &text, err, sizeof(err)), -ENOENT);
+	assert_int_equal(store_history(&e, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(e[0].id, id2);
+	assert_string_equal(e[0].user, "alice");
+	assert_int_equal(e[0].lines, 2);
+	assert_int_equal(e[1].id, id1);
+	assert_int_equal(strlen(e[0].created), 20);	/* 2026-11-29T22:00:00Z */
+	free(e);
+	store_close();
+	/* reopened: still there */
+	assert_int_equal(store_open(path, err, sizeof(err)), 0);
+	assert_int_equal(store_load(0, &text, err, sizeof(err)), 0);
+	assert_string_equal(text, "hostname b\nend\n");
+	free(text);
+}
+
+static void test_store_corrupt_database_is_refused_clearly(void **state)
+{
+	FILE *f = fopen(path, "w");
+	int i;
+
+	(void)state;
+	for (i = 0; i < 4096; i++)
+		fputc(i * 7 & 0xff, f);
+	fclose(f);
+	assert_true(store_open(path, err, sizeof(err)) < 0);
+	assert_non_null(strstr(err, "is unusable: file is not a database"));
+	assert_null(strchr(err, '\n'));
+}
+
+static void test_store_unusable_without_open(void **state)
+{
+	char *text;
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(store_save("x", "root", &id), -ENODEV);
+	assert_int_equal(store_load(0, &text, err, sizeof(err)), -ENODEV);
+}
+
+static void test_transition_removes_then_adds(void **state)
+{
+	const char *from = "hostname a\n!\ninterface dp0\n ip address 198.18.0.1/24\n mtu 1400\n!\n"
+			   "ip route 198.19.0.0/16 198.18.0.2\narp 198.18.0.9 02:00:00:00:00:09 dp0\nend\n";
+	const char *to = "hostname b\n!\ninterface dp0\n ip address 198.18.0.1/24\n ip address 198.18.5.1/24\n!\n"
+			 "ip route 198.19.1.0/24 blackhole\nend\n";
+	struct outbuf out;
+
+	(void)state;
+	ob_init(&out);
+	assert_int_equal(config_transition(from, to, &out), 0);
+	assert_string_equal(out.buf,
+			    "no arp 198.18.0.9\n"
+			    "no ip route 198.19.0.0/16 198.18.0.2\n"
+			    "interface dp0\nno mtu\nexit\n"
+			    "hostname b\n"
+			    "interface dp0\nip address 198.18.5.1/24\nexit\n"
+			    "ip route 198.19.1.0/24 blackhole\n");
+	ob_reset(&out);
+	assert_int_equal(config_transition(to, to, &out), 0);
+	assert_true(out.len == 0);
+	ob_free(&out);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_store_round_trip_and_history, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_corrupt_database_is_refused_clearly, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_unusable_without_open, setup, teardown),
+		cmocka_unit_test(test_transition_removes_then_adds),
+	};
+	return cmocka_run_group_tests_name("store", tests, NULL, NULL);
+}
