@@ -43,7 +43,7 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 PROGRAMS := $(BUILD)/ternd $(BUILD)/tern $(BUILD)/tern-bench
 
-.PHONY: all deps check-deps run test unit integration bench asan fuzz fuzz-bins install clean
+.PHONY: all deps check-deps run test unit integration bench asan fuzz fuzz-bins install deb clean
 all: $(PROGRAMS)
 
 $(BUILD)/obj/%.o: %.c
@@ -126,6 +126,16 @@ install: all
 	install -D -m 0644 docs/man/ternd.8 $(DESTDIR)$(PREFIX)/share/man/man8/ternd.8
 	install -D -m 0644 docs/man/tern.8 $(DESTDIR)$(PREFIX)/share/man/man8/tern.8
 	install -D -m 0644 docs/man/tern-bench.8 $(DESTDIR)$(PREFIX)/share/man/man8/tern-bench.8
+	install -D -m 0644 docs/man/ternd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/ternd.conf.5
+
+# The Debian package, built from a copy of the source with packaging/debian as debian/.
+deb: check-deps
+	@rm -rf build/deb && mkdir -p build/deb/src
+	@tar --exclude=./build --exclude=./.git -cf - . | tar -C build/deb/src -xf -
+	@cp -r packaging/debian build/deb/src/debian
+	@cd build/deb/src && dpkg-buildpackage -us -uc -b > ../build.log 2>&1 || { tail -30 ../build.log; exit 1; }
+	@lintian --fail-on error build/deb/*.deb
+	@ls build/deb/*.deb
 
 clean:
 	rm -rf build

@@ -52,6 +52,10 @@ check() {	# DESCRIPTION COMMAND... : passes when the command succeeds
 	local what=$1; shift
 	if "$@"; then say "ok: $what"; else fail "$what"; fi
 }
+check_not() {	# DESCRIPTION COMMAND... : passes when the command fails
+	local what=$1; shift
+	if "$@" >/dev/null 2>&1; then fail "$what"; else say "ok: $what"; fi
+}
 tern_test_end() {
 	[ $T_FAILS -eq 0 ] || { echo "  $T_FAILS check(s) failed"; exit 1; }
 }
