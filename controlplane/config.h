@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define TERN_MAX_PORTS 32
 #define TERN_MAX_WORKERS 64
@@ -62,6 +63,10 @@ struct tern_config {
  * cfg is then unusable.
  */
 int tern_config_load(const char *path, struct tern_config *cfg, char *err, size_t errlen);
+
+/* Prints what a valid configuration may still get wrong on this machine (missing CPUs or
+ * PCI devices, NUMA mismatches, too few mbufs); returns how many warnings. */
+unsigned int tern_config_warnings(const struct tern_config *cfg, FILE *out);
 
 /* Index of the port named name, or -ENOENT. */
 int tern_config_port_index(const struct tern_config *cfg, const char *name);

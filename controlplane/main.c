@@ -265,7 +265,10 @@ int main(int argc, char **argv)
 		return EXIT_CONFIG;
 	}
 	if (check_only) {
-		printf("ternd: %s: valid (%u ports, %u workers)\n", path, cfg.nb_ports, cfg.nb_workers);
+		unsigned int w = tern_config_warnings(&cfg, stdout);
+
+		printf("ternd: %s: valid (%u ports, %u workers)%s\n", path, cfg.nb_ports, cfg.nb_workers,
+		       w ? ", with the warnings above" : "");
 		return 0;
 	}
 	signals_block(&sigs);

@@ -46,4 +46,9 @@ check "an unknown option exits 2" [ $rc -eq 2 ]
 printf '%s\n' "$base" > "$T_DIR/good.conf"
 out=$("$TERND" --check-config -f "$T_DIR/good.conf" 2>&1); rc=$?
 check "--check-config accepts a valid file ($out)" [ $rc -eq 0 ]
+printf '[port dp0]\ndev = net_null0\n[worker 77]\nrx = dp0:0\n[mempool]\nmbufs = 2048\n' > "$T_DIR/warn.conf"
+out=$("$TERND" --check-config -f "$T_DIR/warn.conf" 2>&1); rc=$?
+check "--check-config still accepts a file it has warnings about (exit $rc)" [ $rc -eq 0 ]
+check "it warns about an lcore the machine lacks" grep -q "warning: \[worker 77\]: this machine has no CPU 77" <<<"$out"
+check "and about too few mbufs for the queues" grep -q "warning: \[mempool\] mbufs = 2048: the configured queues can hold" <<<"$out"
 tern_test_end
