@@ -3,7 +3,7 @@
 # --check only reports (exit 1) whether any is missing.
 set -e
 PKGS="build-essential pkg-config libdpdk-dev dpdk dpdk-dev dpdk-doc libmnl-dev
-libreadline-dev libsqlite3-dev sqlite3 clang xxd debhelper dpkg-dev lintian libcmocka-dev python3-scapy tcpdump iproute2
+libreadline-dev libsqlite3-dev sqlite3 clang xxd debhelper dpkg-dev lintian bird2 libcmocka-dev python3-scapy tcpdump iproute2
 iputils-ping traceroute tmux procps"
 
 missing=""

@@ -167,11 +167,12 @@ two_hosts() {	# [extra config lines]
 
 links_up() { [ "$(tern_cli --json -c "show interfaces" | json_field '",".join(i["link"] for i in j["interfaces"])')" = "up,up" ]; }
 
-# Retries a check for up to 5 s (the mirror and carrier follow within a tick).
+# Retries a check for up to WAIT_S seconds (10; the mirror and carrier follow within a tick,
+# a BGP session takes a few seconds).
 wait_for() {	# DESCRIPTION COMMAND...
-	local what=$1; shift
-	for _ in $(seq 50); do "$@" && return 0; sleep 0.1; done
-	fail "$what (waited 5 s)"; return 1
+	local what=$1 limit=$((${WAIT_S:-10} * 10)); shift
+	for _ in $(seq $limit); do "$@" && return 0; sleep 0.1; done
+	fail "$what (waited ${WAIT_S:-10} s)"; return 1
 }
 
 # One counter from show interfaces / show errors / show exception, as JSON paths.
