@@ -68,6 +68,10 @@ int tern_config_load(const char *path, struct tern_config *cfg, char *err, size_
  * PCI devices, NUMA mismatches, too few mbufs); returns how many warnings. */
 unsigned int tern_config_warnings(const struct tern_config *cfg, FILE *out);
 
+/* Reserves the 2 MiB hugepages per NUMA node that [eal] args asks for (never fewer than
+ * there are); 0, or -ENOMEM when some could not be had. */
+int tern_reserve_hugepages(const struct tern_config *cfg, FILE *out);
+
 /* Index of the port named name, or -ENOENT. */
 int tern_config_port_index(const struct tern_config *cfg, const char *name);
 

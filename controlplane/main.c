@@ -46,6 +46,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: ternd [-f FILE] [--check-config] [-V]\n"
 		   "  -f, --config FILE   configuration file (default %s)\n"
 		   "  -n, --check-config  check the configuration and exit (0 valid, 2 invalid)\n"
+		   "  --reserve-hugepages reserve the hugepages [eal] args needs, per NUMA node, and exit\n"
 		   "  -V, --version       print the version and exit\n", TERN_DEFAULT_CONFIG);
 }
 
@@ -234,13 +235,14 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "config", required_argument, NULL, 'f' },
 		{ "check-config", no_argument, NULL, 'n' },
+		{ "reserve-hugepages", no_argument, NULL, 'H' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *path = TERN_DEFAULT_CONFIG;
 	struct tern_eal_args eal;
-	bool check_only = false;
+	bool check_only = false, reserve = false;
 	char err[512] = "";
 	sigset_t sigs;
 	int c, rc;
@@ -249,6 +251,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'f': path = optarg; break;
 		case 'n': check_only = true; break;
+		case 'H': reserve = true; break;
 		case 'V': printf("ternd %s\n", TERN_VERSION); return 0;
 		case 'h': usage(stdout); return 0;
 		default: usage(stderr); return EXIT_CONFIG;
@@ -264,6 +267,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ternd: %s\n", err);
 		return EXIT_CONFIG;
 	}
+	if (reserve)
+		return tern_reserve_hugepages(&cfg, stdout) < 0 ? 1 : 0;
 	if (check_only) {
 		unsigned int w = tern_config_warnings(&cfg, stdout);
 

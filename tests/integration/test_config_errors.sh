@@ -51,4 +51,13 @@ out=$("$TERND" --check-config -f "$T_DIR/warn.conf" 2>&1); rc=$?
 check "--check-config still accepts a file it has warnings about (exit $rc)" [ $rc -eq 0 ]
 check "it warns about an lcore the machine lacks" grep -q "warning: \[worker 77\]: this machine has no CPU 77" <<<"$out"
 check "and about too few mbufs for the queues" grep -q "warning: \[mempool\] mbufs = 2048: the configured queues can hold" <<<"$out"
+# --reserve-hugepages: what [eal] args asks for, never fewer than there are; then put back
+old_hp=$(cat /proc/sys/vm/nr_hugepages)
+trap 'echo "$old_hp" > /proc/sys/vm/nr_hugepages; tern_test_cleanup' EXIT
+printf '[eal]\nargs = --socket-mem 64\n[port dp0]\ndev = net_null0\n[worker 1]\nrx = dp0:0\n' > "$T_DIR/hp.conf"
+out=$("$TERND" --reserve-hugepages -f "$T_DIR/hp.conf" 2>&1); rc=$?
+check "--reserve-hugepages reserves 64 MiB and a tenth on node 0 (exit $rc): $out" [ $rc -eq 0 ] && [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 35 ]
+printf '[eal]\nargs = --no-huge\n[port dp0]\ndev = net_null0\n[worker 1]\nrx = dp0:0\n' > "$T_DIR/nohp.conf"
+out=$("$TERND" --reserve-hugepages -f "$T_DIR/nohp.conf" 2>&1)
+check "with --no-huge it reserves nothing: $out" grep -q "no hugepages needed" <<<"$out"
 tern_test_end

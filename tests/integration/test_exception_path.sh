@@ -47,6 +47,15 @@ check "the routes through dp1 left the FIB with the kernel's" [ "$(fib_kind 198.
 ip -n "$R" link set dp1 up
 wait_for "dp1 up restores forwarding (the kernel re-adds the connected route)" ping_ok "$H1" 198.18.1.2
 
+# the kernel interface's MTU becomes the port's; too big with DF: fragmentation needed
+ip -n "$R" link set dp1 mtu 1400
+wait_for "ip link set dp1 mtu 1400 reaches the port" [ "$(if_counter dp1 mtu)" = 1400 ]
+out=$(ip netns exec "$H1" ping -c 1 -W 1 -M do -s 1450 198.18.1.2)
+check "DF and bigger than 1400: frag needed, mtu = 1400" grep -q "Frag needed and DF set (mtu = 1400)\|message too long, mtu=1400\|mtu = 1400" <<<"$out"
+out=$(ip netns exec "$H1" ping -c 1 -W 2 -s 1450 198.18.1.2)
+check "without DF the kernel fragments it and it arrives" grep -q " 0% packet loss" <<<"$out"
+ip -n "$R" link set dp1 mtu 1500
+
 # a flood at the router's own address is held to the policer (200 pps, burst 50) on dp0
 before=$(tern_cli --json -c "show exception" | json_field 'j["ports"][0]["punted"]["punt_local"]')
 ip netns exec "$H2" ping -c 20 -i 0.05 -W 1 198.18.0.2 > "$T_DIR/transit.txt" &

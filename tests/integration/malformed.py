@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+"""Sends one frame per case out of IFACE to the router (DST_MAC), then a valid one; prints the
+cases as JSON so the shell test knows what to expect. Frames are built by hand where scapy would
+fix them up."""
+import json
+import socket
+import struct
+import sys
+
+iface, dst_mac, src_mac = sys.argv[1], bytes.fromhex(sys.argv[2].replace(":", "")), bytes.fromhex(sys.argv[3].replace(":", ""))
+
+
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    s = (s >> 16) + (s & 0xffff)
+    s += s >> 16
+    return ~s & 0xffff
+
+
+def ip(src="198.18.0.2", dst="198.18.1.2", ttl=64, proto=17, payload=b"\0" * 8 + b"tern-malformed", ihl=5,
+       tl=None, version=4, bad_sum=False, frag=0, opts=b""):
+    tl = 4 * ihl + len(payload) if tl is None else tl
+    h = struct.pack("!BBHHHBBH4s4s", (version << 4) | ihl, 0, tl, 0x1234, frag, ttl, proto, 0,
+                    socket.inet_aton(src), socket.inet_aton(dst)) + opts
+    c = csum(h)
+    if bad_sum:
+        c ^= 0x5555
+    return h[:10] + struct.pack("!H", c) + h[12:] + payload
+
+
+def eth(payload, etype=0x0800):
+    return dst_mac + src_mac + struct.pack("!H", etype) + payload
+
+
+cases = [
+    ("ip_truncated", "drop_ip_truncated", eth(ip()[:12])),
+    ("ihl_below_5", "drop_ip_ihl", eth(ip(ihl=4, tl=40))),
+    ("version_6", "drop_ip_version", eth(ip(version=6))),
+    ("length_past_frame", "drop_ip_length", eth(ip(tl=1400))),
+    ("length_below_header", "drop_ip_length", eth(ip(tl=16))),
+    ("bad_checksum", "drop_ip_checksum", eth(ip(bad_sum=True))),
+    ("bad_checksum_to_router", "drop_ip_checksum", eth(ip(dst="198.18.0.1", bad_sum=True))),
+    ("ttl_0", "icmp_time_exceeded", eth(ip(ttl=0))),
+    ("ttl_1", "icmp_time_exceeded", eth(ip(ttl=1))),
+    ("src_0_8", "drop_martian_src", eth(ip(src="0.1.2.3"))),
+    ("src_127_8", "drop_martian_src", eth(ip(src="127.0.0.1"))),
+    ("src_multicast", "drop_martian_src", eth(ip(src="224.0.0.5"))),
+    ("src_240_4", "drop_martian_src", eth(ip(src="240.0.0.1"))),
+    ("src_broadcast", "drop_martian_src", eth(ip(src="255.255.255.255"))),
+    ("dst_0_8", "drop_martian_dst", eth(ip(dst="0.0.0.9"))),
+    ("dst_127_8", "drop_martian_dst", eth(ip(dst="127.0.0.9"))),
+    ("dst_broadcast", "punt_mcast", eth(ip(dst="255.255.255.255"))),
+    ("ip_options", "punt_ip_options", eth(ip(ihl=6, opts=b"\x01\x01\x01\x00"))),
+    ("later_fragment_ttl_1", "drop_icmp_suppressed", eth(ip(ttl=1, frag=0x0010))),
+]
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+s.bind((iface, 0))
+for name, reason, frame in cases:
+    s.send(frame)
+valid = eth(ip(payload=b"\0" * 8 + b"tern-valid-frame-1234"))
+s.send(valid)
+json.dump({"cases": [[n, r] for n, r, _ in cases], "valid": valid.hex()}, sys.stdout)
