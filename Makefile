@@ -99,6 +99,7 @@ bench: check-deps
 	@$(MAKE) --no-print-directory all MARCH=native BUILD=build/native
 	@bench/bench.sh build/native
 	@bench/exception.sh build/native
+	@bench/mirror_scale.sh build/native
 
 asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \

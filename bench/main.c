@@ -15,6 +15,7 @@
 #include "api/tern_version.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
+#include "bench/routes.h"
 
 #define MAX_PORTS 8
 #define MAX_ARGS 64
@@ -284,6 +285,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "pipeline") == 0)
 		return pipeline_cmd(argc - 1, argv + 1);
+	if (strcmp(argv[1], "routes") == 0)
+		return routes_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "gen") != 0) {
 		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen or pipeline\n", argv[1]);
 		return 2;

@@ -10,5 +10,7 @@ void routes_bgp_like(uint32_t *prefixes, uint8_t *lens, unsigned int n, uint64_t
 uint32_t routes_pick_address(const uint32_t *prefixes, const uint8_t *lens, unsigned int n,
 			     uint64_t *state);
 uint64_t routes_rand(uint64_t *state);
+/* tern-bench routes [--count N] [--seed S]: prints the table, one A.B.C.D/L a line. */
+int routes_cmd(int argc, char **argv);
 
 #endif
