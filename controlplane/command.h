@@ -70,6 +70,7 @@ extern const struct cmd_def cmd_exception_table[];
 extern const struct cmd_def cmd_consistency_table[];
 extern const struct cmd_def cmd_config_table[];
 extern const struct cmd_def cmd_tools_table[];
+extern const struct cmd_def cmd_logging_table[];
 
 int cmd_init(void);
 void cmd_fini(void);

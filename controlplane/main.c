@@ -14,6 +14,7 @@
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_lcore.h>
+#include <rte_pdump.h>
 
 #include "api/tern_version.h"
 #include "controlplane/api_server.h"
@@ -26,6 +27,7 @@
 #include "controlplane/netlink.h"
 #include "controlplane/rib.h"
 #include "controlplane/store.h"
+#include "controlplane/telemetry.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
@@ -284,6 +286,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	tern_log_init();
+	/* dpdk-dumpcap and dpdk-pdump attach as secondary processes (hugepage memory only) */
+	if (rte_pdump_init() < 0)
+		TERN_LOG(main, WARNING, "packet capture unavailable: %s", rte_strerror(rte_errno));
+	tern_telemetry_register();
 	if ((rc = ev_init()) < 0 || (rc = signals_setup(sigs)) < 0 || (rc = cmd_init()) < 0) {
 		fprintf(stderr, "ternd: cannot set up the control loop: %s\n", strerror(-rc));
 		rte_eal_cleanup();

@@ -174,6 +174,9 @@ static void apply_neigh(const struct nl_msg *m)
 
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
 {
+	TERN_LOG(rib, DEBUG, "netlink: %s %s", m->del ? "del" : "new",
+		 m->kind == NL_LINK ? "link" : m->kind == NL_ADDR ? "address" :
+		 m->kind == NL_ROUTE ? "route" : m->kind == NL_NEIGH ? "neighbour" : "other");
 	switch (m->kind) {
 	case NL_LINK: st->links++; apply_link(m); break;
 	case NL_ADDR: st->addrs++; apply_addr(m); break;

@@ -69,7 +69,7 @@ write_tap_config() {	# NPORTS [extra lines]
 	T_SOCK=$T_DIR/ternd.sock
 	{
 		echo "[eal]"
-		echo "args = --no-huge -m 600 --file-prefix $T_ID --log-level=*:notice"
+		echo "args = ${T_EAL_MEM:---no-huge -m 600} --file-prefix $T_ID --log-level=*:notice"
 		for ((i = 0; i < n; i++)); do
 			echo "[port dp$i]"
 			echo "dev = net_tap$i,iface=${T_ID}h$i"

@@ -1,0 +1,7 @@
+/* ternd's commands on DPDK's telemetry socket. */
+#ifndef TERN_TELEMETRY_H
+#define TERN_TELEMETRY_H
+
+void tern_telemetry_register(void);
+
+#endif

@@ -1,0 +1,35 @@
+#!/bin/bash
+# Seeing packets and state without a debugger: dpdk-dumpcap attaches to a running ternd and
+# captures forwarded packets; dpdk-telemetry.py reads ternd's own /tern commands; log levels
+# change at run time.
+. "$(dirname "$0")/lib.sh"
+tern_test_begin observability
+# secondary processes (dumpcap) share ternd's memory: hugepages, given back afterwards
+old_hp=$(cat /proc/sys/vm/nr_hugepages)
+echo $((old_hp + 512)) > /proc/sys/vm/nr_hugepages
+trap 'echo "$old_hp" > /proc/sys/vm/nr_hugepages; tern_test_cleanup' EXIT
+grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; }
+T_EAL_MEM="--socket-mem 700" two_hosts
+
+ip netns exec "$H1" ping -c 1 -W 1 198.18.1.2 >/dev/null
+ip netns exec "$H1" ping -c 40 -i 0.05 -W 1 198.18.1.2 >/dev/null &
+T_PIDS+=($!)
+timeout 20 dpdk-dumpcap --file-prefix="$T_ID" -i 1 -c 10 -w "$T_DIR/dp1.pcapng" > "$T_DIR/dumpcap.log" 2>&1
+check "dpdk-dumpcap attached to ternd and captured 10 packets on dp1" [ $? -eq 0 ]
+out=$(tcpdump -n -r "$T_DIR/dp1.pcapng" 2>/dev/null)
+check "the capture holds the forwarded echo requests to h2" grep -q "198.18.0.2 > 198.18.1.2: ICMP echo request" <<<"$out"
+
+out=$(echo "/tern/errors" | timeout 10 dpdk-telemetry.py -f "$T_ID" 2>&1)
+check "dpdk-telemetry.py reads /tern/errors" grep -q '"drop_blackhole"' <<<"$out"
+out=$(echo "/ethdev/stats,1" | timeout 10 dpdk-telemetry.py -f "$T_ID" 2>&1)
+check "and the stock ethdev stats" grep -q '"opackets"' <<<"$out"
+out=$(echo "/tern/fib" | timeout 10 dpdk-telemetry.py -f "$T_ID" 2>&1)
+check "and /tern/fib" grep -q '"updates"' <<<"$out"
+
+tern_cli -c "debug netlink"
+check "debug netlink: show logging says debug" grep -q "^netlink *debug" <<<"$(tern_cli -c "show logging")"
+ip -n "$R" route add 198.19.77.0/24 via 198.18.1.2
+wait_for "the change is logged" grep -q "netlink: new route" "$T_DIR/ternd.log"
+tern_cli -c "no debug netlink"
+check "no debug netlink: back to info" grep -q "^netlink *info" <<<"$(tern_cli -c "show logging")"
+tern_test_end
