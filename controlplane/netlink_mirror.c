@@ -78,8 +78,9 @@ static void apply_addr(const struct nl_msg *m)
 		return;
 	if (m->del)
 		rib_addr_del(port, m->addr.ip, m->addr.len);
-	else
-		rib_addr_add(port, m->addr.ip, m->addr.len);
+	else if (rib_addr_add(port, m->addr.ip, m->addr.len) < 0)
+		TERN_LOG(rib, WARNING, "address on %s not mirrored: the address table is full",
+			 dp.ports[port].name);
 }
 
 /* Builds the nexthop of a unicast route; -ENODEV when a hop is not on one of our ports. */
@@ -169,7 +170,9 @@ static void apply_neigh(const struct nl_msg *m)
 		return;
 	}
 	memcpy(mac.addr_bytes, n->mac, 6);
-	rib_neigh_set(port, n->ip, &mac, n->state & NUD_PERMANENT);
+	if (rib_neigh_set(port, n->ip, &mac, n->state & NUD_PERMANENT) < 0)
+		TERN_LOG(rib, WARNING, "neighbour %u.%u.%u.%u not mirrored: the neighbour table is full",
+			 n->ip >> 24, (n->ip >> 16) & 255, (n->ip >> 8) & 255, n->ip & 255);
 }
 
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
