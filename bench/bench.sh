@@ -10,22 +10,9 @@ DURATION=${DURATION:-5}
 FLOWS=${FLOWS:-1024}
 SIZE=${SIZE:-64}
 OUT=${OUT:-$BUILD/bench}
-DIR=$(mktemp -d /tmp/tern-bench-XXXXXX)
-R=tern-bench-r
-pid=
 . "$ROOT/bench/lib.sh"
-
-[ "$(id -u)" -eq 0 ] || { echo "make bench needs root"; exit 1; }
-cleanup() {
-	[ -n "$pid" ] && kill -INT "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	ip netns del $R 2>/dev/null
-	hugepages_restore
-	rm -rf "$DIR" /var/run/dpdk/tern-bench-*
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+bench_begin bench
 mkdir -p "$OUT"
-ip netns del $R 2>/dev/null; ip netns add $R
 hugepages_reserve 2048
 
 # DPDK's l3fwd from the dpdk-doc examples, built as shipped for this CPU.
@@ -52,33 +39,21 @@ done > "$ROUTES"
 } > "$DIR/l3fwd-v4.cfg"
 echo "R2001:200::/48 0" > "$DIR/l3fwd-v6.cfg"
 
-gen() {	# DST_MAC -> prints rx_pps
+gen() {	# DST_MAC [QUEUES] -> prints rx_pps and loss
 	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-bench-gen --log-level=*:error" \
 		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-		--queues 2 --dst-mac "$1" --flows "$FLOWS" --size "$SIZE" --duration "$DURATION" --json \
+		--queues "${2:-1}" --dst-mac "$1" --flows "$FLOWS" --size "$SIZE" --duration "$DURATION" --json \
 		| /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin); print(int(j["rx_pps"]), j["loss_percent"])'
 }
 
 run_tern() {
-	cat > "$DIR/ternd.conf" <<EOC
-[eal]
-args = $MEM_ARGS --file-prefix tern-bench-dut --log-level=*:error
+	ternd_conf "$MEM_ARGS" "m0:0 m1:0" 1048576 <<EOC
 [port m0]
 dev = $(memif 0 server 02:00:00:00:a0:00)
 [port m1]
 dev = $(memif 1 server 02:00:00:00:a0:01)
-[worker 1]
-rx = m0:0 m1:0
-[fib]
-routes = 1048576
-[api]
-socket = $DIR/ternd.sock
-[store]
-db = $DIR/tern.db
 EOC
-	ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
-	pid=$!
-	wait_socket "$DIR/ternd.sock" $pid "$DIR/ternd.log" || exit 1
+	ternd_start || exit 1
 	{
 		echo "configure terminal"
 		echo "interface m0"; echo "ip address 198.18.0.1/24"
@@ -87,9 +62,9 @@ EOC
 		echo "arp 198.18.1.2 02:00:00:00:b0:01 m1"
 		echo "ip route 198.19.0.0/16 198.18.1.2"
 		sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
-	} | "$BUILD/tern" -s "$DIR/ternd.sock" -f - >/dev/null || { echo "tern config failed"; exit 1; }
-	gen 02:00:00:00:a0:00
-	kill -TERM $pid; wait $pid; pid=
+	} | tern -f - >/dev/null || { echo "tern config failed"; exit 1; }
+	gen 02:00:00:00:a0:00 2	# ternd sends what its kernel emits on a second queue
+	ternd_stop
 }
 
 run_l3fwd() {

@@ -6,29 +6,13 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${TERN_BUILD:-$ROOT/build}
 DURATION=${DURATION:-5}
-R=tern-demo-r H1=tern-demo-h1 H2=tern-demo-h2
-DIR=$(mktemp -d /tmp/tern-demo-XXXXXX)
-SOCK=$DIR/ternd.sock
-ternd_pid=
+H1=tern-demo-h1 H2=tern-demo-h2
 . "$ROOT/bench/lib.sh"
-
-[ "$(id -u)" -eq 0 ] || { echo "make run needs root (namespaces, hugepages, TAPs)"; exit 1; }
-
-cleanup() {
-	[ -n "$ternd_pid" ] && kill -TERM "$ternd_pid" 2>/dev/null && wait "$ternd_pid" 2>/dev/null
-	for ns in $H1 $H2 $R; do ip netns del "$ns" 2>/dev/null; done
-	hugepages_restore
-	rm -rf "$DIR" /var/run/dpdk/tern-demo /var/run/dpdk/tern-demo-bench
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-for ns in $H1 $H2 $R; do ip netns del "$ns" 2>/dev/null; done
-
+bench_extra_cleanup() { ip netns del $H1 2>/dev/null; ip netns del $H2 2>/dev/null; }
+bench_begin demo
+bench_extra_cleanup
 hugepages_reserve 1024
-
-cat > "$DIR/ternd.conf" <<EOC
-[eal]
-args = $MEM_ARGS --file-prefix tern-demo --log-level=*:notice
+ternd_conf "$MEM_ARGS" "m0:0 m1:0 t0:0 t1:0" 1048576 <<EOC
 [port m0]
 dev = $(memif 0 server 02:00:00:00:a0:00)
 [port m1]
@@ -37,22 +21,9 @@ dev = $(memif 1 server 02:00:00:00:a0:01)
 dev = net_tap0,iface=tern-w0
 [port t1]
 dev = net_tap1,iface=tern-w1
-[worker 1]
-rx = m0:0 m1:0 t0:0 t1:0
-[fib]
-routes = 1048576
-[api]
-socket = $SOCK
-[store]
-db = $DIR/tern.db
 EOC
-
-ip netns add $R && ip -n $R link set lo up
 echo "starting ternd in namespace $R (config: $DIR/ternd.conf)"
-ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
-ternd_pid=$!
-wait_socket "$SOCK" $ternd_pid "$DIR/ternd.log" || exit 1
-tern() { "$BUILD/tern" -s "$SOCK" "$@"; }
+ternd_start || exit 1
 
 # Two hosts behind the TAP ports: each port's wire (tern-wN, the TAP PMD's kernel side)
 # moves into the host's namespace. The TAP PMD reads its link state by that name in
@@ -82,7 +53,7 @@ ip netns exec $H1 ping -c 3 -i 0.2 198.18.3.2 | sed 's/^/   /'
 
 echo
 echo "== tern-bench: 64-byte frames, 1024 flows into m0, routed to 198.19.0.0/16 out of m1, ${DURATION} s"
-"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-demo-bench --log-level=*:error" \
+"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-demo-gen --log-level=*:error" \
 	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
 	--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$DURATION" | sed 's/^/   /'
 

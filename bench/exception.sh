@@ -6,43 +6,18 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 DURATION=${DURATION:-5}
-DIR=$(mktemp -d /tmp/tern-exc-XXXXXX)
-R=tern-exc-r
-pid=
 . "$ROOT/bench/lib.sh"
-[ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
-cleanup() {
-	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	ip netns del $R 2>/dev/null
-	hugepages_restore
-	rm -rf "$DIR" /var/run/dpdk/tern-exc-*
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-ip netns del $R 2>/dev/null; ip netns add $R && ip -n $R link set lo up
+bench_begin exc
 hugepages_reserve 1024
-cat > "$DIR/ternd.conf" <<EOC
-[eal]
-args = $MEM_ARGS --file-prefix tern-exc-dut --log-level=*:error
+ternd_conf "$MEM_ARGS" "m0:0 m1:0" 65536 <<EOC
 [port m0]
 dev = $(memif 0 server 02:00:00:00:a0:00)
 punt_rate = 10000000
 punt_burst = 100000
 [port m1]
 dev = $(memif 1 server 02:00:00:00:a0:01)
-[worker 1]
-rx = m0:0 m1:0
-[fib]
-routes = 65536
-[api]
-socket = $DIR/ternd.sock
-[store]
-db = $DIR/tern.db
 EOC
-ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
-pid=$!
-wait_socket "$DIR/ternd.sock" $pid "$DIR/ternd.log" || exit 1
-tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }
+ternd_start || exit 1
 tern -c "configure terminal" -c "interface m0" -c "ip address 198.18.0.1/24" \
 	-c "interface m1" -c "ip address 198.18.1.1/24" -c "exit" \
 	-c "arp 198.18.1.2 02:00:00:00:b0:01 m1" -c "end" >/dev/null || exit 1

@@ -37,3 +37,58 @@ wait_socket() {	# SOCKET PID LOG
 	done
 	echo "ternd did not answer on $1"; return 1
 }
+
+# The frame every script shares: a scratch directory, ternd's namespace R, and a cleanup that
+# stops ternd, removes the namespace, gives hugepages back, and runs bench_extra_cleanup if the
+# script defines one. Sets DIR, R, BENCH_NAME; pid is ternd's.
+bench_begin() {	# NAME
+	[ "$(id -u)" -eq 0 ] || { echo "$1 needs root (namespaces, hugepages, TAPs)"; exit 1; }
+	BENCH_NAME=$1
+	DIR=$(mktemp -d "/tmp/tern-$1-XXXXXX")
+	R=tern-$1-r
+	pid=
+	trap bench_cleanup EXIT
+	trap 'exit 130' INT TERM
+	ip netns del "$R" 2>/dev/null
+	ip netns add "$R" && ip -n "$R" link set lo up
+}
+
+bench_cleanup() {
+	declare -F bench_extra_cleanup >/dev/null && bench_extra_cleanup
+	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+	ip netns del "$R" 2>/dev/null
+	hugepages_restore
+	rm -rf "$DIR" /var/run/dpdk/tern-"$BENCH_NAME"-*
+}
+
+# Writes $DIR/ternd.conf: EAL memory arguments, the [port] sections read from standard input,
+# one worker on lcore 1 polling RX, a FIB of ROUTES.
+ternd_conf() {	# EAL_MEM RX ROUTES
+	{
+		echo "[eal]"
+		echo "args = $1 --file-prefix tern-$BENCH_NAME-dut --log-level=*:error"
+		cat
+		echo "[worker 1]"
+		echo "rx = $2"
+		echo "[fib]"
+		echo "routes = $3"
+		echo "[api]"
+		echo "socket = $DIR/ternd.sock"
+		echo "[store]"
+		echo "db = $DIR/tern.db"
+	} > "$DIR/ternd.conf"
+}
+
+ternd_start() {
+	ip netns exec "$R" "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
+	pid=$!
+	wait_socket "$DIR/ternd.sock" "$pid" "$DIR/ternd.log"
+}
+
+ternd_stop() {
+	kill -TERM "$pid"
+	wait "$pid"
+	pid=
+}
+
+tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }

@@ -7,39 +7,15 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 ROUTES=${ROUTES:-1000000}
 CHANGES=${CHANGES:-200}
-DIR=$(mktemp -d /tmp/tern-scale-XXXXXX)
-R=tern-scale-r
-pid=
 . "$ROOT/bench/lib.sh"
-[ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
-cleanup() {
-	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	ip netns del $R 2>/dev/null
-	rm -rf "$DIR" /var/run/dpdk/tern-scale
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-ip netns del $R 2>/dev/null; ip netns add $R && ip -n $R link set lo up
-cat > "$DIR/ternd.conf" <<EOC
-[eal]
-args = --no-huge -m 3072 --file-prefix tern-scale --log-level=*:error
+bench_begin scale
+ternd_conf "--no-huge -m 3072" "dp0:0 dp1:0" 2097152 <<EOC
 [port dp0]
 dev = net_null0
 [port dp1]
 dev = net_null1
-[worker 1]
-rx = dp0:0 dp1:0
-[fib]
-routes = 2097152
-[api]
-socket = $DIR/ternd.sock
-[store]
-db = $DIR/tern.db
 EOC
-ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
-pid=$!
-wait_socket "$DIR/ternd.sock" $pid "$DIR/ternd.log" || exit 1
-tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }
+ternd_start || exit 1
 tern -c "configure terminal" -c "interface dp1" -c "ip address 198.18.1.1/24" -c "end" || exit 1
 count() { tern --json -c "show ip route summary" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["kernel_routes"])'; }
 base=$(count)

@@ -6,45 +6,23 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 MINUTES=${MINUTES:-10}
-DIR=$(mktemp -d /tmp/tern-soak-XXXXXX)
-R=tern-soak-r
-pid= churn= flap=
+churn= flap=
 . "$ROOT/bench/lib.sh"
-[ "$(id -u)" -eq 0 ] || { echo "needs root"; exit 1; }
-cleanup() {
+bench_extra_cleanup() {
 	[ -n "$churn" ] && kill "$churn" 2>/dev/null
 	[ -n "$flap" ] && kill "$flap" 2>/dev/null
-	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	ip netns del $R 2>/dev/null
-	hugepages_restore
-	rm -rf "$DIR" /var/run/dpdk/tern-soak-*
 }
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-ip netns del $R 2>/dev/null; ip netns add $R && ip -n $R link set lo up
+bench_begin soak
 hugepages_reserve 1024
-cat > "$DIR/ternd.conf" <<EOC
-[eal]
-args = $MEM_ARGS --file-prefix tern-soak-dut --log-level=*:error
+ternd_conf "$MEM_ARGS" "m0:0 m1:0 spare:0" 1048576 <<EOC
 [port m0]
 dev = $(memif 0 server 02:00:00:00:a0:00)
 [port m1]
 dev = $(memif 1 server 02:00:00:00:a0:01)
 [port spare]
 dev = net_null2
-[worker 1]
-rx = m0:0 m1:0 spare:0
-[fib]
-routes = 1048576
-[api]
-socket = $DIR/ternd.sock
-[store]
-db = $DIR/tern.db
 EOC
-ip netns exec $R "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
-pid=$!
-wait_socket "$DIR/ternd.sock" $pid "$DIR/ternd.log" || exit 1
-tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }
+ternd_start || exit 1
 tern -c "configure terminal" -c "interface m0" -c "ip address 198.18.0.1/24" \
 	-c "interface m1" -c "ip address 198.18.1.1/24" -c "interface spare" -c "ip address 198.18.9.1/24" -c "exit" \
 	-c "arp 198.18.1.2 02:00:00:00:b0:01 m1" -c "ip route 198.19.0.0/16 198.18.1.2" -c "end" >/dev/null || exit 1
