@@ -31,16 +31,6 @@ int tern_api_hdr_check(const struct tern_api_hdr *h)
 	return 0;
 }
 
-const char *tern_api_type_name(uint16_t type)
-{
-	switch (type) {
-	case TERN_API_COMMAND: return "command";
-	case TERN_API_COMPLETE: return "complete";
-	case TERN_API_REPLY: return "reply";
-	}
-	return "unknown";
-}
-
 int tern_api_rx_init(struct tern_api_rx *rx)
 {
 	memset(rx, 0, sizeof(*rx));

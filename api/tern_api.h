@@ -67,6 +67,5 @@ int tern_api_send(int fd, uint16_t type, uint16_t flags, int32_t status,
 		  const void *p1, size_t n1, const void *p2, size_t n2);
 int tern_api_recv(int fd, struct tern_api_rx *rx, struct tern_api_msg *msg);
 
-const char *tern_api_type_name(uint16_t type);
 
 #endif

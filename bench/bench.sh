@@ -47,12 +47,7 @@ gen() {	# DST_MAC [QUEUES] -> prints rx_pps and loss
 }
 
 run_tern() {
-	ternd_conf "$MEM_ARGS" "m0:0 m1:0" 1048576 <<EOC
-[port m0]
-dev = $(memif 0 server 02:00:00:00:a0:00)
-[port m1]
-dev = $(memif 1 server 02:00:00:00:a0:01)
-EOC
+	memif_ports | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 1048576
 	ternd_start || exit 1
 	{
 		echo "configure terminal"

@@ -13,10 +13,7 @@ bench_begin demo
 bench_extra_cleanup
 hugepages_reserve 1024
 ternd_conf "$MEM_ARGS" "m0:0 m1:0 t0:0 t1:0" 1048576 <<EOC
-[port m0]
-dev = $(memif 0 server 02:00:00:00:a0:00)
-[port m1]
-dev = $(memif 1 server 02:00:00:00:a0:01)
+$(memif_ports)
 [port t0]
 dev = net_tap0,iface=tern-w0
 [port t1]

@@ -9,14 +9,7 @@ DURATION=${DURATION:-5}
 . "$ROOT/bench/lib.sh"
 bench_begin exc
 hugepages_reserve 1024
-ternd_conf "$MEM_ARGS" "m0:0 m1:0" 65536 <<EOC
-[port m0]
-dev = $(memif 0 server 02:00:00:00:a0:00)
-punt_rate = 10000000
-punt_burst = 100000
-[port m1]
-dev = $(memif 1 server 02:00:00:00:a0:01)
-EOC
+memif_ports 'punt_rate = 10000000\npunt_burst = 100000\n' | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 65536
 ternd_start || exit 1
 tern -c "configure terminal" -c "interface m0" -c "ip address 198.18.0.1/24" \
 	-c "interface m1" -c "ip address 198.18.1.1/24" -c "exit" \

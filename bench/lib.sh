@@ -29,6 +29,12 @@ hugepages_restore() {
 # ternd in its namespace and tern-bench outside it meet on them.
 memif() { echo "net_memif$1,role=$2,id=0,socket=$DIR/memif$1.sock,socket-abstract=no,mac=$3"; }
 
+# ternd's two memif server ports, m0 and m1, as ternd.conf sections (tern-bench is the client).
+memif_ports() {	# [extra keys for m0, with \n]
+	printf '[port m0]\ndev = %s\n%b[port m1]\ndev = %s\n' "$(memif 0 server 02:00:00:00:a0:00)" \
+		"${1:-}" "$(memif 1 server 02:00:00:00:a0:01)"
+}
+
 wait_socket() {	# SOCKET PID LOG
 	for _ in $(seq 150); do
 		"$BUILD/tern" -s "$1" -c "show version" >/dev/null 2>&1 && return 0

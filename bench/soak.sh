@@ -15,10 +15,7 @@ bench_extra_cleanup() {
 bench_begin soak
 hugepages_reserve 1024
 ternd_conf "$MEM_ARGS" "m0:0 m1:0 spare:0" 1048576 <<EOC
-[port m0]
-dev = $(memif 0 server 02:00:00:00:a0:00)
-[port m1]
-dev = $(memif 1 server 02:00:00:00:a0:01)
+$(memif_ports)
 [port spare]
 dev = net_null2
 EOC

@@ -150,7 +150,6 @@ static void client_error(struct api_client *c, int status, const char *msg)
 	c->close_after_flush = true;
 }
 
-static bool client_flush(struct api_client *c);
 static void client_event(struct ev_handler *h, uint32_t events);
 
 /* The job's output so far; at its end, the reply (its exit status decides success). */

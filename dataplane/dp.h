@@ -36,9 +36,6 @@ struct dp_rxq {
 /* Per-worker counters: written only by that worker, summed by the control thread. */
 struct dp_worker_stats {
 	uint64_t loops;
-	uint64_t busy_loops;
-	uint64_t packets;
-	uint64_t busy_cycles;
 } __rte_cache_aligned;
 
 struct dp_worker {
