@@ -43,7 +43,17 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 PROGRAMS := $(BUILD)/ternd $(BUILD)/tern $(BUILD)/tern-bench
 
-.PHONY: all deps check-deps run test unit integration bench asan fuzz fuzz-bins install deb clean
+# A tern-bench with DPDK (only the drivers it needs: vdev bus, null, memif and
+# ring ports) and the C library linked in, to run on machines without DPDK.
+STATIC_DPDK := -Wl,--whole-archive -l:librte_bus_vdev.a -l:librte_net_null.a \
+	-l:librte_net_memif.a -l:librte_net_ring.a -l:librte_mempool_ring.a -Wl,--no-whole-archive \
+	-Wl,--start-group -l:librte_graph.a -l:librte_fib.a -l:librte_rib.a -l:librte_lpm.a \
+	-l:librte_hash.a -l:librte_ethdev.a -l:librte_meter.a -l:librte_net.a -l:librte_mbuf.a \
+	-l:librte_mempool.a -l:librte_rcu.a -l:librte_ring.a -l:librte_eal.a -l:librte_telemetry.a \
+	-l:librte_kvargs.a -l:librte_cfgfile.a -l:librte_pci.a -Wl,--end-group \
+	-l:libnuma.a -l:libfdt.a -l:libbsd.a -l:libmd.a -lm -ldl -lpthread -latomic
+
+.PHONY: all deps check-deps run test unit integration bench static-bench scaling asan fuzz fuzz-bins install deb clean
 all: $(PROGRAMS)
 
 $(BUILD)/obj/%.o: %.c
@@ -100,6 +110,17 @@ bench: check-deps
 	@bench/bench.sh build/native
 	@bench/exception.sh build/native
 	@bench/mirror_scale.sh build/native
+
+static-bench: check-deps
+	@$(MAKE) --no-print-directory BUILD=build/static build/static/tern-bench-static
+
+# Forwarding pipeline throughput with 1, 2, 4, 8 workers (bench/scaling.sh).
+scaling: static-bench
+	@bench/scaling.sh build/static/tern-bench-static
+
+$(BUILD)/tern-bench-static: $(BENCH_OBJ)
+	@echo "  LD      $@ (static)"
+	@$(CC) -static $(LDFLAGS) $^ -o $@ $(STATIC_DPDK)
 
 asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \

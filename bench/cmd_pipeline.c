@@ -13,25 +13,28 @@
 #include "bench/gen.h"
 #include "bench/pipeline.h"
 #include "bench/routes.h"
+#include "dataplane/dp.h"
 
 int pipeline_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "routes", required_argument, NULL, 'r' }, { "flows", required_argument, NULL, 'f' },
 		{ "seconds", required_argument, NULL, 's' }, { "json", no_argument, NULL, 'j' },
+		{ "workers", required_argument, NULL, 'w' }, { "cpus", required_argument, NULL, 'c' },
 		{ 0 },
 	};
-	unsigned int routes = 1000, flows = 65536, i;
-	double seconds = 3, insert_s;
-	uint64_t state = 42, t0, t1, cycles, packets, injected = 0;
+	unsigned int routes = 1000, flows = 65536, workers = 1, i;
+	double seconds = 3, insert_s, run_s, mpps;
+	uint64_t state = 42, cycles, packets, forwarded, injected[PIPE_MAX_WORKERS], total = 0;
 	struct gen_params gp = { .flows = 1, .frame_size = 64, .src_ip = 0xc6120002 };
 	struct rte_ether_addr src = { { 2, 0, 0, 0, 0xb0, 0 } };
 	uint8_t frame[RTE_ETHER_MAX_LEN], *lens;
 	uint32_t *prefixes, *dsts;
 	struct pipeline p;
+	const char *cpus = NULL;
 	bool json = false;
 	char prefix[64];
-	int c;
+	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -39,18 +42,32 @@ int pipeline_cmd(int argc, char **argv)
 		case 'f': flows = strtoul(optarg, NULL, 10); break;
 		case 's': seconds = strtod(optarg, NULL); break;
 		case 'j': json = true; break;
+		case 'w': workers = strtoul(optarg, NULL, 10); break;
+		case 'c': cpus = optarg; break;
 		default:
-			fprintf(stderr, "usage: tern-bench pipeline [--routes N] [--flows N] [--seconds S] [--json]\n");
+			fprintf(stderr, "usage: tern-bench pipeline [--routes N] [--flows N] [--seconds S] "
+				"[--workers N [--cpus LIST]] [--json]\n");
 			return 2;
 		}
 	}
-	if (routes < 1 || routes > (1u << 24) || flows < 1 || seconds <= 0) {
-		fprintf(stderr, "tern-bench pipeline: routes 1..16M, flows >= 1, seconds > 0\n");
+	if (routes < 1 || routes > (1u << 24) || flows < 1 || seconds <= 0 || workers < 1 ||
+	    workers > PIPE_MAX_WORKERS) {
+		fprintf(stderr, "tern-bench pipeline: routes 1..16M, flows >= 1, seconds > 0, workers 1..%d\n",
+			PIPE_MAX_WORKERS);
+		return 2;
+	}
+	if (workers > 1 && !cpus && sysconf(_SC_NPROCESSORS_ONLN) < workers) {
+		fprintf(stderr, "tern-bench pipeline: %u workers need %u CPUs; this machine has %ld\n",
+			workers, workers, sysconf(_SC_NPROCESSORS_ONLN));
 		return 2;
 	}
 	snprintf(prefix, sizeof(prefix), "tern-pipeline-%d", getpid());
-	if (pipeline_init(&p, routes + routes / 8 + 1024, prefix) < 0) {
-		fprintf(stderr, "tern-bench pipeline: cannot set up the pipeline\n");
+	if ((rc = pipeline_init(&p, routes + routes / 8 + 1024, prefix, workers, cpus)) < 0) {
+		if (rc == -EINVAL && cpus)
+			fprintf(stderr, "tern-bench pipeline: --cpus must list %u CPU numbers, separated by commas\n",
+				workers);
+		else
+			fprintf(stderr, "tern-bench pipeline: cannot set up the pipeline: %s\n", strerror(-rc));
 		return 1;
 	}
 	prefixes = calloc(routes, sizeof(*prefixes));
@@ -64,23 +81,32 @@ int pipeline_cmd(int argc, char **argv)
 		dsts[i] = routes_pick_address(prefixes, lens, routes, &state);
 	gp.dst_mac = dp_port0_mac();
 	pipeline_stream(frame, gen_build_frame(&gp, &src, 0, 0, 0, frame), dsts, flows);
-	t0 = rte_rdtsc();
-	t1 = t0 + (uint64_t)(seconds * rte_get_tsc_hz());
-	while (rte_rdtsc() < t1)
-		injected += pipeline_walk(&p);
-	t1 = rte_rdtsc();
+	run_s = pipeline_run(&p, seconds, injected);
+	for (i = 0; i < workers; i++)
+		total += injected[i];
+	mpps = total / run_s / 1e6;
 	pipeline_node_cycles(&p, &cycles, &packets);
-	if (json)
-		printf("{\"routes\": %u, \"flows\": %u, \"insert_s\": %.3f, \"insert_per_s\": %.0f, "
-		       "\"pipeline_cycles_per_packet\": %.1f, \"walk_mpps\": %.3f, \"packets\": %lu}\n",
-		       routes, flows, insert_s, routes / insert_s, (double)cycles / packets,
-		       injected / ((double)(t1 - t0) / rte_get_tsc_hz()) / 1e6, packets);
-	else
+	forwarded = dp_node_objs("port_tx-1");
+	if (json) {
+		printf("{\"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
+		       "\"insert_per_s\": %.0f, \"pipeline_cycles_per_packet\": %.1f, "
+		       "\"walk_mpps\": %.3f, \"packets\": %lu, \"forwarded\": %lu, \"worker_mpps\": [",
+		       routes, flows, workers, insert_s, routes / insert_s, (double)cycles / packets,
+		       mpps, packets, forwarded);
+		for (i = 0; i < workers; i++)
+			printf("%s%.3f", i ? ", " : "", injected[i] / run_s / 1e6);
+		printf("]}\n");
+	} else {
 		printf("tern-bench pipeline: %u BGP-shaped routes in the FIB in %.3f s (%.0f routes/s, two copies)\n"
 		       "  %lu packets to %u destinations: %.1f cycles/packet in eth_input..ip4_rewrite; "
-		       "%.3f Mpps through the whole graph on one core\n",
+		       "%.3f Mpps through the whole graph on %u worker%s",
 		       routes, insert_s, routes / insert_s, packets, flows, (double)cycles / packets,
-		       injected / ((double)(t1 - t0) / rte_get_tsc_hz()) / 1e6);
+		       mpps, workers, workers > 1 ? "s (" : "");
+		for (i = 0; workers > 1 && i < workers; i++)
+			printf("%s%.2f", i ? " + " : "", injected[i] / run_s / 1e6);
+		printf("%s\n  %.2f %% of them forwarded out of dp1\n", workers > 1 ? ")" : "",
+		       100.0 * forwarded / (total ? total : 1));
+	}
 	rte_eal_cleanup();
 	return 0;
 }

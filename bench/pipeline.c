@@ -3,6 +3,7 @@
 #include <sched.h>
 #include <fnmatch.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_eal.h>
@@ -26,23 +27,31 @@ static struct {
 	uint8_t frame[INJECT_MAX][256];
 	uint16_t len[INJECT_MAX];
 	unsigned int n;
-	bool pending;			/* fuzzing: inject once, then nothing */
-	bool repeat;			/* benchmarking: a burst every walk */
+	bool pending;			/* fuzzing: inject once (graph 0), then nothing */
+	bool repeat;			/* benchmarking: a burst every walk, in every graph */
 	const uint32_t *dsts;		/* ... frame[0] sent to each of these in turn */
-	unsigned int nb_dsts, next;
+	unsigned int nb_dsts;
 	struct rte_mempool *pool;
 } inj;
 
-/* frame[0] again, to the next destination of the list, with its checksum. */
-static void stream_fill(struct rte_mbuf *m)
+/* Each worker walks the destination list from its own place: no shared cursor. */
+static struct {
+	unsigned int next;
+	uint64_t injected;
+} __rte_cache_aligned cursor[PIPE_MAX_WORKERS];
+
+static volatile uint64_t run_until;	/* TSC deadline for pipeline_run's workers */
+
+/* frame[0] again, to this worker's next destination of the list, with its checksum. */
+static void stream_fill(struct rte_mbuf *m, unsigned int w)
 {
 	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
 
 	rte_memcpy(rte_pktmbuf_mtod(m, void *), inj.frame[0], inj.len[0]);
 	m->data_len = m->pkt_len = inj.len[0];
-	ip->dst_addr = rte_cpu_to_be_32(inj.dsts[inj.next]);
-	if (++inj.next == inj.nb_dsts)
-		inj.next = 0;
+	ip->dst_addr = rte_cpu_to_be_32(inj.dsts[cursor[w].next]);
+	if (++cursor[w].next == inj.nb_dsts)
+		cursor[w].next = 0;
 	ip->hdr_checksum = 0;
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 }
@@ -51,20 +60,20 @@ static uint16_t inject_process(struct rte_graph *graph, struct rte_node *node, v
 			       uint16_t nb)
 {
 	struct rte_mbuf **m = (struct rte_mbuf **)node->objs;
-	unsigned int i;
+	unsigned int w = graph->id, n = inj.repeat ? DP_BURST : inj.n, i;
 
 	(void)objs;
 	(void)nb;
-	unsigned int n = inj.repeat ? DP_BURST : inj.n;
-
-	if (!inj.pending && !inj.repeat)
-		return 0;
-	inj.pending = false;
+	if (!inj.repeat) {
+		if (!inj.pending || w != 0)
+			return 0;
+		inj.pending = false;	/* never written while streaming: workers share inj's lines */
+	}
 	if (n == 0 || rte_pktmbuf_alloc_bulk(inj.pool, m, n) != 0)
 		return 0;
 	for (i = 0; i < n; i++) {
 		if (inj.repeat) {
-			stream_fill(m[i]);
+			stream_fill(m[i], w);
 		} else {
 			rte_memcpy(rte_pktmbuf_mtod(m[i], void *), inj.frame[i], inj.len[i]);
 			m[i]->data_len = m[i]->pkt_len = inj.len[i];
@@ -73,7 +82,8 @@ static uint16_t inject_process(struct rte_graph *graph, struct rte_node *node, v
 	}
 	node->idx = n;
 	rte_node_next_stream_move(graph, node, 0);
-	return inj.n;
+	cursor[w].injected += n;
+	return n;
 }
 
 static struct rte_node_register inject_node = {
@@ -102,6 +112,19 @@ void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigne
 	inj.pending = true;
 }
 
+/*
+ * The null ports' transmit: free the burst. net_null's own counts every burst
+ * with an atomic add on per-queue counters that share cache lines between
+ * neighbouring queues, which would make workers contend on the PMD rather
+ * than on anything of tern's; port_tx's node statistics count what was sent.
+ */
+static uint16_t sink_tx(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	(void)txq;
+	rte_pktmbuf_free_bulk(pkts, nb);
+	return nb;
+}
+
 static int set_nexthop(uint32_t id, unsigned int port, const char *dst)
 {
 	struct dp_nexthop nh = { .kind = DP_NH_FORWARD, .port = port, .mtu = 1500 };
@@ -111,10 +134,38 @@ static int set_nexthop(uint32_t id, unsigned int port, const char *dst)
 	return dp_nh_set(id, &nh, NULL);
 }
 
-int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_prefix)
+/*
+ * EAL's --lcores: worker i is lcore i, on the i-th CPU of the list (one
+ * worker alone: the CPU this thread runs on; more: CPUs 0..N-1).
+ */
+static int lcore_map(char *out, size_t len, unsigned int nb_workers, const char *cpus)
 {
-	char prefix[64], lcore[8];
-	char *argv[] = { "tern-pipeline", "--no-huge", "-m", "1536", "--no-pci", "-l", lcore,
+	unsigned int i, cpu;
+	size_t off = 0;
+	const char *c = cpus;
+	char *end;
+
+	for (i = 0; i < nb_workers; i++) {
+		if (c != NULL) {
+			cpu = strtoul(c, &end, 10);
+			if (end == c || (*end != ',' && *end != '\0') || (*end == '\0' && i < nb_workers - 1))
+				return -EINVAL;
+			c = *end == ',' ? end + 1 : end;
+		} else {
+			cpu = nb_workers == 1 && sched_getcpu() >= 0 ? (unsigned int)sched_getcpu() : i;
+		}
+		off += snprintf(out + off, len - off, "%s%u@%u", i ? "," : "", i, cpu);
+		if (off >= len)
+			return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_prefix,
+		  unsigned int nb_workers, const char *cpus)
+{
+	char prefix[64], lcores[512];
+	char *argv[] = { "tern-pipeline", "--no-huge", "-m", "1536", "--no-pci", "--lcores", lcores,
 			 "--file-prefix", prefix, "--log-level", "*:error", "--vdev", "net_null0",
 			 "--vdev", "net_null1", NULL };
 	static const char *const patterns[] = { "pipeline_inject", "eth_input", "ip4_*", "icmp_*",
@@ -126,15 +177,18 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 	int rc;
 
 	memset(p, 0, sizeof(*p));
-	snprintf(lcore, sizeof(lcore), "%d", sched_getcpu() >= 0 ? sched_getcpu() : 0);
+	if (nb_workers < 1 || nb_workers > PIPE_MAX_WORKERS)
+		return -EINVAL;
+	if ((rc = lcore_map(lcores, sizeof(lcores), nb_workers, cpus)) < 0)
+		return rc;
 	snprintf(prefix, sizeof(prefix), "%s", file_prefix);
 	if (rte_eal_init(RTE_DIM(argv) - 1, argv) < 0)
 		return -rte_errno;
-	dp_pools_create(8192, 256, 1500);
+	dp_pools_create(8192 + 2048 * nb_workers, 256, 1500);
 	for (i = 0; i < 2; i++) {
 		char name[8], dev[16];
-		struct dp_port_params pp = { .name = name, .dev = dev, .nb_rxq = 1, .nb_txq = 2,
-					     .mtu = 1500 };
+		struct dp_port_params pp = { .name = name, .dev = dev, .nb_rxq = 1,
+					     .nb_txq = nb_workers + 1, .mtu = 1500 };
 
 		snprintf(name, sizeof(name), "dp%u", i);
 		snprintf(dev, sizeof(dev), "net_null%u", i);
@@ -146,13 +200,14 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 		rc = dp_node_port_tx_clone(i, dp.ports[i].port_id);
 		if (rc < 0)
 			return rc;
+		rte_eth_fp_ops[dp.ports[i].port_id].tx_pkt_burst = sink_tx;
 	}
-	dp.nb_workers = 1;
-	if ((rc = dp_rcu_init(1)) < 0 || (rc = dp_nh_init()) < 0 || (rc = dp_node_meta_register()) < 0 ||
-	    (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 ||
-	    (rc = dp_punt_init(1, policy, 2)) < 0)
+	dp.nb_workers = nb_workers;
+	if ((rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
+	    (rc = dp_node_meta_register()) < 0 || (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 ||
+	    (rc = dp_punt_init(nb_workers, policy, 2)) < 0)
 		return rc;
-	dp_icmp_limit_init(1, 1000000, 1000);
+	dp_icmp_limit_init(nb_workers, 1000000, 1000);
 	dp_port_ip4[0] = rte_cpu_to_be_32(0xc6120001);	/* 198.18.0.1 */
 	dp_port_ip4[1] = rte_cpu_to_be_32(0xc6120101);
 	if ((rc = set_nexthop(1, 1, PIPE_DST_MAC_OUT)) < 0 ||
@@ -160,19 +215,31 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 		return rc;
 	/* the sender's side, so that ICMP errors have somewhere to go */
 	dp_fib_add(0xc6120000, 24, 2);
-	prm.socket_id = rte_socket_id();
 	prm.nb_node_patterns = RTE_DIM(patterns);
 	prm.node_patterns = (const char **)patterns;
-	if (rte_graph_create("pipeline", &prm) == RTE_GRAPH_ID_INVALID)
-		return -EINVAL;
-	p->graph = rte_graph_lookup("pipeline");
-	dp.workers[0].graph = p->graph;
-	dp.workers[0].graph_id = 0;
+	/* graphs are made in worker order: graph id = worker index = tx queue, as in ternd */
+	for (i = 0; i < nb_workers; i++) {
+		struct dp_worker *w = &dp.workers[i];
+
+		w->index = i;
+		w->lcore = i == 0 ? rte_lcore_id() : rte_get_next_lcore(dp.workers[i - 1].lcore, 1, 0);
+		snprintf(w->graph_name, sizeof(w->graph_name), "pipeline%u", i);
+		prm.socket_id = rte_lcore_to_socket_id(w->lcore);
+		w->graph_id = rte_graph_create(w->graph_name, &prm);
+		if (w->graph_id != i)
+			return -EINVAL;
+		w->graph = rte_graph_lookup(w->graph_name);
+		if (w->graph == NULL)
+			return -ENOENT;
+		p->graphs[i] = w->graph;
+	}
+	p->graph = p->graphs[0];
+	p->nb_workers = nb_workers;
 	p->pool = dp.ports[0].pool;
 	inj.pool = p->pool;
-	/* this thread is the worker only while it walks: table updates never wait on it */
+	/* this thread is worker 0 only while it walks: table updates never wait on it */
 	rte_rcu_qsbr_thread_register(dp_rcu, 0);
-	return p->graph ? 0 : -ENOENT;
+	return 0;
 }
 
 double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n)
@@ -202,13 +269,54 @@ unsigned int pipeline_walk(struct pipeline *p)
 	return n;
 }
 
+/* A worker of pipeline_run: ternd's worker loop, until the deadline. */
+static int run_worker(void *arg)
+{
+	struct dp_worker *w = arg;
+	unsigned int id = w->index, loops = 0;
+
+	if (id != 0)
+		rte_rcu_qsbr_thread_register(dp_rcu, id);
+	rte_rcu_qsbr_thread_online(dp_rcu, id);
+	for (;;) {
+		rte_graph_walk(w->graph);
+		rte_rcu_qsbr_quiescent(dp_rcu, id);
+		if ((++loops & 63) == 0 && rte_rdtsc() >= run_until)
+			break;
+	}
+	rte_rcu_qsbr_thread_offline(dp_rcu, id);
+	if (id != 0)
+		rte_rcu_qsbr_thread_unregister(dp_rcu, id);
+	return 0;
+}
+
+double pipeline_run(struct pipeline *p, double seconds, uint64_t *injected)
+{
+	uint64_t t0, t1;
+	unsigned int i;
+
+	for (i = 0; i < p->nb_workers; i++) {
+		cursor[i].injected = 0;
+		cursor[i].next = inj.nb_dsts ? (uint64_t)inj.nb_dsts * i / p->nb_workers : 0;
+	}
+	t0 = rte_rdtsc();
+	run_until = t0 + (uint64_t)(seconds * rte_get_tsc_hz());
+	for (i = 1; i < p->nb_workers; i++)
+		rte_eal_remote_launch(run_worker, &dp.workers[i], dp.workers[i].lcore);
+	run_worker(&dp.workers[0]);
+	rte_eal_mp_wait_lcore();
+	t1 = rte_rdtsc();
+	for (i = 0; i < p->nb_workers; i++)
+		injected[i] = cursor[i].injected;
+	return (double)(t1 - t0) / rte_get_tsc_hz();
+}
+
 void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, unsigned int n)
 {
 	memcpy(inj.frame[0], frame, len);
 	inj.len[0] = len;
 	inj.dsts = dsts;
 	inj.nb_dsts = n;
-	inj.next = 0;
 	inj.repeat = n > 0;
 }
 
@@ -219,14 +327,15 @@ void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packet
 	struct rte_node *n;
 	rte_graph_off_t off;
 	rte_node_t count;
-	unsigned int s;
+	unsigned int s, w;
 
 	*cycles = *packets = 0;
-	rte_graph_foreach_node(count, off, p->graph, n) {
-		for (s = 0; s < RTE_DIM(stages); s++)
-			if (strcmp(n->name, stages[s]) == 0)
-				*cycles += n->total_cycles;
-		if (strcmp(n->name, "ip4_lookup") == 0)
-			*packets = n->total_objs;
-	}
+	for (w = 0; w < p->nb_workers; w++)
+		rte_graph_foreach_node(count, off, p->graphs[w], n) {
+			for (s = 0; s < RTE_DIM(stages); s++)
+				if (strcmp(n->name, stages[s]) == 0)
+					*cycles += n->total_cycles;
+			if (strcmp(n->name, "ip4_lookup") == 0)
+				*packets += n->total_objs;
+		}
 }

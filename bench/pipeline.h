@@ -13,26 +13,39 @@
 #include <rte_mbuf.h>
 
 #define PIPE_DST_MAC_OUT "02:00:00:00:b0:01"
+#define PIPE_MAX_WORKERS 64
 
 struct pipeline {
-	struct rte_graph *graph;
+	struct rte_graph *graph;	/* worker 0's, walked by this thread */
+	struct rte_graph *graphs[PIPE_MAX_WORKERS];
+	unsigned int nb_workers;
 	struct rte_mempool *pool;
 	uint32_t *dsts;		/* destinations the injector cycles through (host order) */
 	unsigned int nb_dsts;
 	uint16_t frame_len;
 };
 
-/* EAL (no hugepages, no PCI), two net_null ports, tables for routes, one graph on this lcore. */
-int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_prefix);
+/*
+ * EAL (no hugepages, no PCI), two net_null ports, tables for routes and one
+ * graph per worker: worker 0 is this thread, the others lcores 1..N-1,
+ * pinned to the CPUs listed in cpus ("0,2,4"; NULL: CPUs 0..N-1).
+ */
+int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_prefix,
+		  unsigned int nb_workers, const char *cpus);
 /* Installs routes (host order) all forwarding out of port 1; returns seconds taken. */
 double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n);
 /* Frames the injector will produce next walk: a copy of each of n frames. */
 void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n);
 /* The MAC of port 0, where the injector's frames arrive. */
 struct rte_ether_addr dp_port0_mac(void);
-/* Runs the graph once; returns how many packets the injector fed. */
+/* Runs worker 0's graph once; returns how many packets the injector fed. */
 unsigned int pipeline_walk(struct pipeline *p);
-/* Cycles spent in the forwarding nodes (eth_input .. ip4_rewrite) and the packets through ip4_lookup. */
+/*
+ * Every worker walks its graph for the given time, as ternd's workers do;
+ * injected[w] says how many packets worker w fed. Returns the seconds taken.
+ */
+double pipeline_run(struct pipeline *p, double seconds, uint64_t *injected);
+/* Cycles spent in the forwarding nodes (eth_input .. ip4_rewrite) and the packets through ip4_lookup, all workers. */
 void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets);
 /* Benchmarking: every walk injects a burst of copies of frame, to dsts in turn (n = 0 stops). */
 void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, unsigned int n);

@@ -52,7 +52,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	snprintf(prefix, sizeof(prefix), "tern-fuzz-%d", getpid());
-	if (pipeline_init(&p, 65536, prefix) < 0)
+	if (pipeline_init(&p, 65536, prefix, 1, NULL) < 0)
 		__builtin_trap();
 	nexthops();
 	baseline = rte_mempool_avail_count(p.pool);
