@@ -53,7 +53,7 @@ STATIC_DPDK := -Wl,--whole-archive -l:librte_bus_vdev.a -l:librte_net_null.a \
 	-l:librte_kvargs.a -l:librte_cfgfile.a -l:librte_pci.a -Wl,--end-group \
 	-l:libnuma.a -l:libfdt.a -l:libbsd.a -l:libmd.a -lm -ldl -lpthread -latomic
 
-.PHONY: all deps check-deps run test unit integration bench static-bench scaling asan fuzz fuzz-bins install deb clean
+.PHONY: all deps check-deps run test unit integration bench static-bench scaling rfc2544-quick asan fuzz fuzz-bins install deb clean
 all: $(PROGRAMS)
 
 $(BUILD)/obj/%.o: %.c
@@ -110,9 +110,16 @@ bench: check-deps
 	@bench/bench.sh build/native
 	@bench/exception.sh build/native
 	@bench/mirror_scale.sh build/native
+	@bench/rfc2544_compare.sh build/native
 
 static-bench: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/static build/static/tern-bench-static
+
+# RFC 2544 of ternd over memif with the --quick profile; the report goes to OUT.
+OUT ?= rfc2544-report
+rfc2544-quick: check-deps
+	@$(MAKE) --no-print-directory all
+	@bench/rfc2544.sh $(BUILD) $(OUT) --quick
 
 # Forwarding pipeline throughput with 1, 2, 4, 8 workers (bench/scaling.sh).
 scaling: static-bench
@@ -149,6 +156,8 @@ install: all
 	install -D -m 0644 docs/man/tern.8 $(DESTDIR)$(PREFIX)/share/man/man8/tern.8
 	install -D -m 0644 docs/man/tern-bench.8 $(DESTDIR)$(PREFIX)/share/man/man8/tern-bench.8
 	install -D -m 0644 docs/man/ternd.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/ternd.conf.5
+	for d in deployment rfc2544 security; do \
+		install -D -m 0644 docs/$$d.md $(DESTDIR)$(PREFIX)/share/doc/tern/$$d.md; done
 
 # The Debian package, built from a copy of the source with packaging/debian as debian/.
 deb: check-deps

@@ -15,16 +15,7 @@ bench_begin bench
 mkdir -p "$OUT"
 hugepages_reserve 2048
 
-# DPDK's l3fwd from the dpdk-doc examples, built as shipped for this CPU.
-L3FWD=$BUILD/l3fwd/l3fwd/build/l3fwd
-if [ ! -x "$L3FWD" ]; then
-	echo "building DPDK's l3fwd from /usr/share/dpdk/examples"
-	rm -rf "$BUILD/l3fwd" && mkdir -p "$BUILD/l3fwd"
-	cp -r /usr/share/dpdk/examples/l3fwd /usr/share/dpdk/examples/common "$BUILD/l3fwd/"
-	# the one change memif needs: it offers no rx checksum offload, which l3fwd asks for
-	sed -i 's/\.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,/.offloads = 0,/' "$BUILD/l3fwd/l3fwd/main.c"
-	CFLAGS="-march=native" make -s -C "$BUILD/l3fwd/l3fwd" >/dev/null || { echo "l3fwd build failed"; exit 1; }
-fi
+l3fwd_build || exit 1
 
 # The same 1k-route table for both: 1000 /27s that carry no traffic, plus the route in use.
 ROUTES=$DIR/routes.txt

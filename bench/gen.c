@@ -50,7 +50,9 @@ struct gen_state {
 	unsigned int len;
 	uint16_t flow_cksum[GEN_MAX_FLOWS];	/* IP checksum of each flow's header */
 	uint32_t seq;
-	uint32_t max_seq_seen;
+	uint32_t next_expected;		/* the sequence number after the highest seen */
+	uint64_t phase2_tsc;		/* when the second phase began; 0: none */
+	uint64_t last_gap_tsc;		/* sent time of the frame after the last loss in phase 2 */
 	uint64_t tx, rx, foreign, reordered;
 	double ns_per_tsc;
 	struct histogram *lat;
@@ -123,10 +125,13 @@ static void gen_receive_queue(struct gen_state *g, uint16_t q, bool count)
 		if (!count)
 			continue;
 		g->rx++;
-		if (st->seq < g->max_seq_seen)
+		if (st->seq < g->next_expected) {
 			g->reordered++;
-		else
-			g->max_seq_seen = st->seq;
+		} else {
+			if (st->seq > g->next_expected && g->phase2_tsc && st->tsc >= g->phase2_tsc)
+				g->last_gap_tsc = st->tsc;
+			g->next_expected = st->seq + 1;
+		}
 		hist_add(g->lat, (uint64_t)((now - st->tsc) * g->ns_per_tsc));
 	}
 	if (n)
@@ -141,14 +146,26 @@ static void gen_receive(struct gen_state *g, bool count)
 		gen_receive_queue(g, q, count);
 }
 
-/* Sends for duration at rate (0: unpaced, < 0: not at all) and receives all the while. */
-static void gen_phase(struct gen_state *g, double duration, double rate, bool count)
+/*
+ * Sends for duration at rate (0: unpaced, < 0: not at all) and receives all
+ * the while; with max_frames, stops sending after that many (and returns once
+ * they are out, or at the end of duration).
+ */
+static uint64_t gen_phase_n(struct gen_state *g, double duration, double rate, bool count,
+			    uint64_t max_frames)
 {
 	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc(), end = start + duration * hz, now;
 	uint64_t sent = 0;
 
 	while ((now = rte_rdtsc()) < end) {
 		uint16_t n = rate < 0 ? 0 : GEN_BURST;
+
+		if (max_frames) {
+			if (sent >= max_frames)
+				break;
+			if (n > max_frames - sent)
+				n = max_frames - sent;
+		}
 
 		if (rate > 0) {
 			uint64_t due = (uint64_t)((double)(now - start) * rate / hz);
@@ -164,6 +181,12 @@ static void gen_phase(struct gen_state *g, double duration, double rate, bool co
 		}
 		gen_receive(g, count);
 	}
+	return sent;
+}
+
+static void gen_phase(struct gen_state *g, double duration, double rate, bool count)
+{
+	gen_phase_n(g, duration, rate, count, 0);
 }
 
 int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_result *r)
@@ -185,7 +208,7 @@ int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_resul
 	if (p->warmup_s > 0)
 		gen_phase(&g, p->warmup_s, 1000, false);
 	gen_phase(&g, 0.05, -1, false);		/* drain what the warm-up left in flight */
-	g.max_seq_seen = g.seq;
+	g.next_expected = g.seq;
 	g.tx = g.rx = g.foreign = g.reordered = 0;
 	t0 = rte_rdtsc();
 	gen_phase(&g, p->duration_s, p->rate_pps, true);
@@ -198,5 +221,72 @@ int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_resul
 	r->elapsed_s = (double)(t1 - t0) / hz;
 	r->tx_pps = r->tx / r->elapsed_s;
 	r->rx_pps = r->rx / r->elapsed_s;
+	return 0;
+}
+
+static int gen_begin(struct gen_state *g, const struct gen_params *p, struct rte_mempool *mp,
+		     struct histogram *lat)
+{
+	if (p->flows == 0 || p->flows > GEN_MAX_FLOWS || p->frame_size < 64 ||
+	    p->frame_size > RTE_ETHER_MAX_LEN)
+		return -EINVAL;
+	memset(g, 0, sizeof(*g));
+	g->p = p;
+	g->mp = mp;
+	g->lat = lat;
+	g->ns_per_tsc = 1e9 / rte_get_tsc_hz();
+	gen_prepare(g);
+	return 0;
+}
+
+int gen_learn(const struct gen_params *p, struct rte_mempool *mp, double seconds)
+{
+	static struct gen_state g;
+	static struct histogram scratch;
+	int rc = gen_begin(&g, p, mp, &scratch);
+
+	if (rc < 0)
+		return rc;
+	gen_phase(&g, seconds, 1000, false);
+	gen_phase(&g, 0.05, -1, false);
+	return 0;
+}
+
+int gen_trial(const struct gen_params *p, struct rte_mempool *mp, const struct gen_trial *t,
+	      struct gen_trial_result *r)
+{
+	static struct gen_state g;
+	static struct histogram scratch;
+	struct histogram *lat = r->latency_ns ? r->latency_ns : &scratch;
+	uint64_t hz = rte_get_tsc_hz(), t0, t1, sent;
+	int rc = gen_begin(&g, p, mp, lat);
+
+	if (rc < 0)
+		return rc;
+	memset(r, 0, sizeof(*r));
+	r->latency_ns = lat == &scratch ? NULL : lat;
+	gen_phase(&g, 0.02, -1, false);		/* whatever an earlier trial left in flight */
+	g.next_expected = g.seq;
+	t0 = rte_rdtsc();
+	if (t->frames) {
+		/* a burst: as long as it takes to send, within reason */
+		sent = gen_phase_n(&g, t->duration_s + 5, 0, true, t->frames);
+	} else {
+		sent = gen_phase_n(&g, t->duration_s, t->rate_pps, true, 0);
+	}
+	t1 = rte_rdtsc();
+	if (t->rate2_pps > 0) {
+		g.phase2_tsc = rte_rdtsc();
+		gen_phase(&g, t->duration2_s, t->rate2_pps, true);
+	}
+	gen_phase(&g, t->settle_s > 0 ? t->settle_s : 0.1, -1, true);	/* late frames count */
+	r->tx = g.tx;
+	r->rx = g.rx;
+	r->foreign = g.foreign;
+	r->reordered = g.reordered;
+	r->elapsed_s = (double)(t1 - t0) / hz;
+	r->tx_pps = r->elapsed_s > 0 ? sent / r->elapsed_s : 0;
+	if (g.last_gap_tsc > g.phase2_tsc && g.phase2_tsc)
+		r->recovery_s = (double)(g.last_gap_tsc - g.phase2_tsc) / hz;
 	return 0;
 }

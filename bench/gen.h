@@ -46,6 +46,29 @@ struct gen_stamp {
 } __attribute__((packed));
 
 int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_result *r);
+
+/* One trial of a series (RFC 2544): no learning frames, the caller sends those once. */
+struct gen_trial {
+	double rate_pps;	/* 0: as fast as the port takes them */
+	double duration_s;
+	uint64_t frames;	/* > 0: send exactly this many, flat out, then stop (burst) */
+	double rate2_pps;	/* > 0: then this rate for duration2_s (recovery) */
+	double duration2_s;
+	double settle_s;	/* waiting for late frames after the trial */
+};
+
+struct gen_trial_result {
+	uint64_t tx, rx, foreign, reordered;
+	double elapsed_s;	/* of the first phase */
+	double tx_pps;		/* offered during the first phase */
+	double recovery_s;	/* second phase: from its start to the last frame lost */
+	struct histogram *latency_ns;	/* filled when given */
+};
+
+int gen_trial(const struct gen_params *p, struct rte_mempool *mp, const struct gen_trial *t,
+	      struct gen_trial_result *r);
+/* Learning frames (RFC 2544 §23) at 1000 pps for the given time, so neighbours are resolved. */
+int gen_learn(const struct gen_params *p, struct rte_mempool *mp, double seconds);
 /* Builds one frame of the stream into buf (frame_size - 4 bytes); used by the tests. */
 unsigned int gen_build_frame(const struct gen_params *p, const struct rte_ether_addr *src_mac,
 			     uint32_t flow, uint32_t seq, uint64_t tsc, uint8_t *buf);

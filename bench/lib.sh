@@ -98,3 +98,15 @@ ternd_stop() {
 }
 
 tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }
+
+# DPDK's l3fwd from the dpdk-doc examples, built once under $BUILD/l3fwd; sets L3FWD.
+l3fwd_build() {
+	L3FWD=$BUILD/l3fwd/l3fwd/build/l3fwd
+	[ -x "$L3FWD" ] && return 0
+	echo "building DPDK's l3fwd from /usr/share/dpdk/examples"
+	rm -rf "$BUILD/l3fwd" && mkdir -p "$BUILD/l3fwd"
+	cp -r /usr/share/dpdk/examples/l3fwd /usr/share/dpdk/examples/common "$BUILD/l3fwd/"
+	# the one change memif needs: it offers no rx checksum offload, which l3fwd asks for
+	sed -i 's/\.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,/.offloads = 0,/' "$BUILD/l3fwd/l3fwd/main.c"
+	CFLAGS="-march=native" make -s -C "$BUILD/l3fwd/l3fwd" >/dev/null || { echo "l3fwd build failed"; return 1; }
+}

@@ -15,10 +15,11 @@
 #include "api/tern_version.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
+#include "bench/ports.h"
+#include "bench/cmd_rfc2544.h"
 #include "bench/routes.h"
 
 #define MAX_PORTS 8
-#define MAX_ARGS 64
 
 struct options {
 	const char *ports[MAX_PORTS];
@@ -151,90 +152,6 @@ static int parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-static int eal_start(struct options *o)
-{
-	char *argv[MAX_ARGS + 1], buf[sizeof(o->eal)], *tok, *save = NULL;
-	int argc = 0;
-	unsigned int i;
-	bool lcores = false, pci = false, prefix = false;
-
-	argv[argc++] = "tern-bench";
-	snprintf(buf, sizeof(buf), "%s", o->eal);
-	for (tok = strtok_r(buf, " \t", &save); tok && argc < MAX_ARGS - 12;
-	     tok = strtok_r(NULL, " \t", &save)) {
-		lcores |= !strcmp(tok, "-l") || !strcmp(tok, "-c") || !strcmp(tok, "--lcores");
-		pci |= !strcmp(tok, "-a") || !strcmp(tok, "--allow") || !strcmp(tok, "--no-pci");
-		prefix |= !strcmp(tok, "--file-prefix") || !strcmp(tok, "--in-memory");
-		argv[argc++] = tok;
-	}
-	if (!lcores) {
-		argv[argc++] = "-l";
-		argv[argc++] = "0";
-	}
-	if (!pci)
-		argv[argc++] = "--no-pci";
-	if (!prefix) {
-		argv[argc++] = "--file-prefix";
-		argv[argc++] = "tern-bench";
-	}
-	for (i = 0; i < o->nb_ports && argc < MAX_ARGS - 1; i++) {
-		argv[argc++] = "--vdev";
-		argv[argc++] = (char *)o->ports[i];
-	}
-	argv[argc] = NULL;
-	if (rte_eal_init(argc, argv) < 0) {
-		fprintf(stderr, "tern-bench: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int ports_start(struct options *o, struct rte_mempool **mp)
-{
-	struct rte_eth_conf conf = { 0 };
-	uint16_t port, nb = rte_eth_dev_count_avail();
-	unsigned int waited;
-
-	if (nb < o->nb_ports) {
-		fprintf(stderr, "tern-bench: %u port(s) given, DPDK found %u\n", o->nb_ports, nb);
-		return -ENODEV;
-	}
-	*mp = rte_pktmbuf_pool_create("bench_pool", 16383, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-				      rte_socket_id());
-	if (*mp == NULL) {
-		fprintf(stderr, "tern-bench: cannot create the packet pool: %s\n", rte_strerror(rte_errno));
-		return -ENOMEM;
-	}
-	RTE_ETH_FOREACH_DEV(port) {
-		uint16_t q, nq = o->gen.nb_rxq;
-		/* several rx queues (the router may send on each), one tx queue */
-		int rc = rte_eth_dev_configure(port, nq, 1, &conf);
-
-		for (q = 0; q < nq && rc == 0; q++)
-			rc = rte_eth_rx_queue_setup(port, q, 1024, rte_eth_dev_socket_id(port), NULL, *mp);
-		if (rc == 0)
-			rc = rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL);
-		if (rc != 0 || rte_eth_dev_start(port) < 0) {
-			fprintf(stderr, "tern-bench: cannot start port %u (%s)\n", port, o->ports[port]);
-			return -EIO;
-		}
-		rte_eth_promiscuous_enable(port);
-	}
-	/* memif links come up once the router accepts the connection */
-	for (waited = 0; waited < o->link_wait_s * 10; waited++) {
-		struct rte_eth_link l1, l2;
-
-		rte_eth_link_get_nowait(o->gen.tx_port, &l1);
-		rte_eth_link_get_nowait(o->gen.rx_port, &l2);
-		if (l1.link_status && l2.link_status)
-			return 0;
-		usleep(100000);
-	}
-	fprintf(stderr, "tern-bench: the links did not come up within %u s; is the router running?\n",
-		o->link_wait_s);
-	return -ETIMEDOUT;
-}
-
 static void report(const struct options *o, const struct gen_result *r)
 {
 	const struct histogram *h = &r->latency_ns;
@@ -272,7 +189,6 @@ int main(int argc, char **argv)
 	struct options o;
 	struct rte_mempool *mp;
 	struct gen_result r;
-	uint16_t port;
 	int rc;
 
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
@@ -287,23 +203,23 @@ int main(int argc, char **argv)
 		return pipeline_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "routes") == 0)
 		return routes_cmd(argc - 1, argv + 1);
+	if (strcmp(argv[1], "rfc2544") == 0)
+		return rfc2544_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "gen") != 0) {
-		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen or pipeline\n", argv[1]);
+		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, rfc2544, pipeline or routes\n", argv[1]);
 		return 2;
 	}
 	if (parse_args(argc - 1, argv + 1, &o) < 0)
 		return 2;
-	if (eal_start(&o) < 0)
+	if (bench_eal_start(o.eal, o.ports, o.nb_ports) < 0)
 		return 1;
-	rc = ports_start(&o, &mp);
+	rc = bench_ports_start(o.ports, o.nb_ports, o.gen.nb_rxq, o.gen.tx_port, o.gen.rx_port,
+			       o.link_wait_s, &mp);
 	if (rc == 0)
 		rc = gen_run(&o.gen, mp, &r);
 	if (rc == 0)
 		report(&o, &r);
-	RTE_ETH_FOREACH_DEV(port) {
-		rte_eth_dev_stop(port);
-		rte_eth_dev_close(port);
-	}
+	bench_ports_stop();
 	rte_eal_cleanup();
 	return rc < 0 ? 1 : 0;
 }

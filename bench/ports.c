@@ -1,0 +1,111 @@
+/* tern-bench's DPDK side: EAL from the command line, ports started and their links awaited. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_mbuf.h>
+
+#include "bench/ports.h"
+
+#define MAX_ARGS 64
+
+int bench_eal_start(const char *eal, const char *const *ports, unsigned int nb_ports)
+{
+	char *argv[MAX_ARGS + 1], buf[1024], *tok, *save = NULL;
+	int argc = 0;
+	unsigned int i;
+	bool lcores = false, pci = false, prefix = false;
+
+	argv[argc++] = "tern-bench";
+	snprintf(buf, sizeof(buf), "%s", eal ? eal : "");
+	for (tok = strtok_r(buf, " \t", &save); tok && argc < MAX_ARGS - 12;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		lcores |= !strcmp(tok, "-l") || !strcmp(tok, "-c") || !strcmp(tok, "--lcores");
+		pci |= !strcmp(tok, "-a") || !strcmp(tok, "--allow") || !strcmp(tok, "--no-pci");
+		prefix |= !strcmp(tok, "--file-prefix") || !strcmp(tok, "--in-memory");
+		argv[argc++] = tok;
+	}
+	if (!lcores) {
+		argv[argc++] = "-l";
+		argv[argc++] = "0";
+	}
+	if (!pci)
+		argv[argc++] = "--no-pci";
+	if (!prefix) {
+		argv[argc++] = "--file-prefix";
+		argv[argc++] = "tern-bench";
+	}
+	for (i = 0; i < nb_ports && argc < MAX_ARGS - 1; i++) {
+		argv[argc++] = "--vdev";
+		argv[argc++] = (char *)ports[i];
+	}
+	argv[argc] = NULL;
+	if (rte_eal_init(argc, argv) < 0) {
+		fprintf(stderr, "tern-bench: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bench_ports_start(const char *const *ports, unsigned int nb_ports, uint16_t nb_rxq,
+		      uint16_t tx_port, uint16_t rx_port, unsigned int link_wait_s,
+		      struct rte_mempool **mp)
+{
+	struct rte_eth_conf conf = { 0 };
+	uint16_t port, nb = rte_eth_dev_count_avail();
+	unsigned int waited;
+
+	if (nb < nb_ports) {
+		fprintf(stderr, "tern-bench: %u port(s) given, DPDK found %u\n", nb_ports, nb);
+		return -ENODEV;
+	}
+	*mp = rte_pktmbuf_pool_create("bench_pool", 16383, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
+				      rte_socket_id());
+	if (*mp == NULL) {
+		fprintf(stderr, "tern-bench: cannot create the packet pool: %s\n", rte_strerror(rte_errno));
+		return -ENOMEM;
+	}
+	RTE_ETH_FOREACH_DEV(port) {
+		uint16_t q, nq = nb_rxq;
+		/* several rx queues (the router may send on each), one tx queue */
+		int rc = rte_eth_dev_configure(port, nq, 1, &conf);
+
+		for (q = 0; q < nq && rc == 0; q++)
+			rc = rte_eth_rx_queue_setup(port, q, 1024, rte_eth_dev_socket_id(port), NULL, *mp);
+		if (rc == 0)
+			rc = rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL);
+		if (rc != 0 || rte_eth_dev_start(port) < 0) {
+			fprintf(stderr, "tern-bench: cannot start port %u (%s)\n", port, ports[port]);
+			return -EIO;
+		}
+		rte_eth_promiscuous_enable(port);
+	}
+	/* memif links come up once the router accepts the connection */
+	for (waited = 0; waited < link_wait_s * 10; waited++) {
+		struct rte_eth_link l1, l2;
+
+		rte_eth_link_get_nowait(tx_port, &l1);
+		rte_eth_link_get_nowait(rx_port, &l2);
+		if (l1.link_status && l2.link_status)
+			return 0;
+		usleep(100000);
+	}
+	fprintf(stderr, "tern-bench: the links did not come up within %u s; is the router running?\n",
+		link_wait_s);
+	return -ETIMEDOUT;
+}
+
+void bench_ports_stop(void)
+{
+	uint16_t port;
+
+	RTE_ETH_FOREACH_DEV(port) {
+		rte_eth_dev_stop(port);
+		rte_eth_dev_close(port);
+	}
+}

@@ -1,0 +1,17 @@
+/* tern-bench's DPDK side: EAL with the ports given on the command line, started and linked. */
+#ifndef TERN_BENCH_PORTS_H
+#define TERN_BENCH_PORTS_H
+
+#include <stdint.h>
+
+#include <rte_mempool.h>
+
+/* EAL from extra arguments plus one --vdev per port (-l 0, --no-pci, --file-prefix tern-bench by default). */
+int bench_eal_start(const char *eal, const char *const *ports, unsigned int nb_ports);
+/* Starts every port (nb_rxq rx queues, one tx queue) and waits for the tx and rx ports' links. */
+int bench_ports_start(const char *const *ports, unsigned int nb_ports, uint16_t nb_rxq,
+		      uint16_t tx_port, uint16_t rx_port, unsigned int link_wait_s,
+		      struct rte_mempool **mp);
+void bench_ports_stop(void);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/bash
+# A short RFC 2544 run (the --quick profile cut down to one frame size) of ternd over memif:
+# it completes, ternd forwarded the trials, and every report file is there and parses.
+. "$(dirname "$0")/lib.sh"
+tern_test_begin rfc2544
+OUT=$T_DIR/report
+
+TERN_BUILD=$TERN_BUILD "$TERN_ROOT/bench/rfc2544.sh" "$TERN_BUILD" "$OUT" --quick --sizes 64,512 \
+	--trial 0.3 --latency-trial 0.3 --recovery 0.3 --b2b-repeats 1 --max-trials 4 \
+	--loss-goal 0 --loss-goal 0.5 > "$T_DIR/run.log" 2>&1
+rc=$?
+sed 's/^/    /' "$T_DIR/run.log" | grep -v '^    rfc2544: ' | tail -n 12
+check "the run completes" [ $rc -eq 0 ]
+for f in report.md results.json results.csv throughput.svg latency.svg loss.svg; do
+	check "$f is written" [ -s "$OUT/$f" ]
+done
+
+check "results.json parses and ternd forwarded at both sizes under both loss goals" /usr/bin/python3 - "$OUT/results.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [s["frame_size"] for s in d["sizes"]] == [64, 512], d["sizes"]
+for s in d["sizes"]:
+    assert s["ceiling_pps"] > 0
+    ndr, pdr = s["throughput"]
+    assert ndr["loss_goal_pct"] == 0 and pdr["loss_goal_pct"] == 0.5
+    assert ndr["pps"] > 10000, ndr
+    assert ndr["loss_pct"] == 0, ndr
+    assert pdr["loss_pct"] <= 0.5, pdr
+    assert s["latency_ns"]["samples"] > 0 and s["latency_ns"]["min"] <= s["latency_ns"]["p99"]
+    assert len(s["frame_loss"]) >= 2 and s["frame_loss"][0]["pct_of_max"] == 100
+    assert s["back_to_back"]["runs"] == 1
+    assert s["recovery"] is not None
+tests = {t["test"] for t in d["trials"]}
+assert tests >= {"ceiling", "throughput", "latency", "frame_loss", "back_to_back"}, tests
+for t in d["trials"]:
+    if t["test"] == "throughput" and t["pass"]:
+        assert t["tx"] > 0 and t["rx"] >= t["tx"] * (1 - 0.005), t
+assert "rfc2544-dut" in d["dut"] and "show version" not in d["dut"], d["dut"][:200]
+PY
+check "results.csv has its header and a throughput row per size and goal" \
+	bash -c "head -1 '$OUT/results.csv' | grep -qx 'frame_size,test,parameter,value,unit' &&
+		[ \$(grep -c ',throughput,loss<=.*,pps$' '$OUT/results.csv') -eq 4 ]"
+check "the SVG charts are well-formed XML" /usr/bin/python3 -c '
+import sys, xml.dom.minidom as m
+for f in sys.argv[1:]:
+    assert m.parse(f).documentElement.tagName == "svg"' "$OUT/throughput.svg" "$OUT/latency.svg" "$OUT/loss.svg"
+check "report.md has every section and the DUT's account" bash -c "
+	for s in 'Throughput (§26.1)' 'Latency at the throughput rate' 'Frame loss rate' \
+		'Back-to-back frames' 'System recovery' 'Device under test' 'hostname rfc2544-dut'; do
+		grep -qF \"\$s\" '$OUT/report.md' || { echo \"missing: \$s\"; exit 1; }
+	done"
+check "the run left no namespace behind" bash -c "! ip netns list | grep -q tern-rfc2544-tern-r"
+check "the run left no DPDK runtime directory behind" bash -c "! ls -d /var/run/dpdk/tern-rfc2544-tern-* 2>/dev/null"
+tern_test_end
