@@ -27,7 +27,8 @@
 #define MAX_PORTS 2
 
 struct runner {
-	struct gen_params gen;
+	struct gen_params gen[GEN_MAX_DIRS];	/* [1]: the other way, when bidirectional */
+	unsigned int nb_dirs;
 	struct rte_mempool *mp;
 	double learn_s, settle_s;
 	uint16_t learned_size;
@@ -39,6 +40,9 @@ static void usage(FILE *f)
 		"usage: tern-bench rfc2544 --port DEV --port DEV --dst-mac MAC [options]\n"
 		"  --port DEV          a DPDK vdev or PCI address, twice: frames go out of the first, back on the second\n"
 		"  --dst-mac MAC       the DUT's MAC on the sending side\n"
+		"  --bidirectional     frames also go from the second port to the first, to --dst-mac2\n"
+		"  --dst-mac2 MAC      the DUT's MAC on the second port\n"
+		"  --src-ip2, --dst-ip2  the other direction's addresses (198.18.1.2, 198.19.128.1)\n"
 		"  --eal ARGS          extra EAL arguments (default: -l 0 --no-pci --file-prefix tern-bench)\n"
 		"  --quick             the short profile for CI and smoke tests (RFC durations otherwise)\n"
 		"  --sizes LIST        frame sizes (64,128,256,512,1024,1280,1518)\n"
@@ -112,13 +116,17 @@ static int trial_fn(void *ctx, const struct rfc_trial *t, struct rfc_outcome *o)
 	struct gen_trial_result gr = { .latency_ns = o->latency };
 	int rc;
 
-	rn->gen.frame_size = t->frame_size;
+	unsigned int d;
+
+	for (d = 0; d < rn->nb_dirs; d++)
+		rn->gen[d].frame_size = t->frame_size;
 	if (rn->learned_size != t->frame_size) {	/* §23: learning frames before each size */
-		if ((rc = gen_learn(&rn->gen, rn->mp, rn->learn_s)) < 0)
-			return rc;
+		for (d = 0; d < rn->nb_dirs; d++)
+			if ((rc = gen_learn(&rn->gen[d], rn->mp, rn->learn_s)) < 0)
+				return rc;
 		rn->learned_size = t->frame_size;
 	}
-	if ((rc = gen_trial(&rn->gen, rn->mp, &gt, &gr)) < 0)
+	if ((rc = gen_trial(rn->gen, rn->nb_dirs, rn->mp, &gt, &gr)) < 0)
 		return rc;
 	o->tx = gr.tx;
 	o->rx = gr.rx;
@@ -220,10 +228,12 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 		{ "flows", required_argument, NULL, 'f' }, { "learn", required_argument, NULL, 'w' },
 		{ "queues", required_argument, NULL, 'Q' }, { "out", required_argument, NULL, 'o' },
 		{ "tern-socket", required_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
+		{ "bidirectional", no_argument, NULL, 'B' }, { "dst-mac2", required_argument, NULL, 'M' },
+		{ "src-ip2", required_argument, NULL, 'x' }, { "dst-ip2", required_argument, NULL, 'y' },
 		{ 0 },
 	};
 	double v[RFC_MAX_SIZES], goals[RFC_MAX_GOALS];
-	bool quick = false, have_mac = false;
+	bool quick = false, have_mac = false, have_mac2 = false;
 	int c0, n, i, nb_goals = 0;
 	const char *sizes = NULL, *tests = NULL;
 	double trial = 0, lat = 0, res = 0, rec = 0, line = -1;
@@ -244,10 +254,13 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 			ports[(*nb_ports)++] = optarg;
 			break;
 		case 'm':
-			if (rte_ether_unformat_addr(optarg, &rn->gen.dst_mac) < 0)
-				return fprintf(stderr, "tern-bench rfc2544: --dst-mac '%s': expected aa:bb:cc:dd:ee:ff\n", optarg), -EINVAL;
-			have_mac = true;
+		case 'M':
+			if (rte_ether_unformat_addr(optarg, &rn->gen[c0 == 'M'].dst_mac) < 0)
+				return fprintf(stderr, "tern-bench rfc2544: --dst-mac%s '%s': expected aa:bb:cc:dd:ee:ff\n",
+					       c0 == 'M' ? "2" : "", optarg), -EINVAL;
+			*(c0 == 'M' ? &have_mac2 : &have_mac) = true;
 			break;
+		case 'B': c->bidirectional = true; break;
 		case 'e': snprintf(eal, eal_len, "%s", optarg); break;
 		case 'q': break;
 		case 'z': sizes = optarg; break;
@@ -281,14 +294,15 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 					       c0 == 'f' ? "flows" : "queues"), -EINVAL;
 			if (c0 == 'n') max_trials = x;
 			else if (c0 == 'b') b2b = x;
-			else if (c0 == 'f') rn->gen.flows = x;
+			else if (c0 == 'f') rn->gen[0].flows = x;
 			else *nb_rxq = x;
 			break;
 		}
-		case 's': case 'd':
+		case 's': case 'd': case 'x': case 'y':
 			if (inet_pton(AF_INET, optarg, &a) != 1)
 				return fprintf(stderr, "tern-bench rfc2544: '%s' is not an IPv4 address\n", optarg), -EINVAL;
-			*(c0 == 's' ? &rn->gen.src_ip : &rn->gen.dst_ip) = ntohl(a.s_addr);
+			*(c0 == 's' ? &rn->gen[0].src_ip : c0 == 'd' ? &rn->gen[0].dst_ip :
+			  c0 == 'x' ? &rn->gen[1].src_ip : &rn->gen[1].dst_ip) = ntohl(a.s_addr);
 			break;
 		case 'o': *out = optarg; break;
 		case 'S': *sock = optarg; break;
@@ -301,6 +315,8 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 		usage(stderr);
 		return -EINVAL;
 	}
+	if (c->bidirectional != have_mac2)
+		return fprintf(stderr, "tern-bench rfc2544: --bidirectional and --dst-mac2 go together\n"), -EINVAL;
 	if (sizes) {
 		n = parse_list(sizes, v, RFC_MAX_SIZES);
 		if (n <= 0)
@@ -346,16 +362,21 @@ int rfc2544_cmd(int argc, char **argv)
 	time_t now = time(NULL);
 	int rc;
 
-	rn.gen.flows = 1024;
-	rn.gen.tx_port = 0;
-	rn.gen.rx_port = 1;
-	inet_pton(AF_INET, "198.18.0.2", &rn.gen.src_ip);
-	rn.gen.src_ip = ntohl(rn.gen.src_ip);
-	inet_pton(AF_INET, "198.19.0.1", &rn.gen.dst_ip);
-	rn.gen.dst_ip = ntohl(rn.gen.dst_ip);
+	rn.gen[0].flows = 1024;
+	rn.gen[0].src_ip = 0xc6120002;		/* 198.18.0.2 */
+	rn.gen[0].dst_ip = 0xc6130001;		/* 198.19.0.1 */
+	rn.gen[1].src_ip = 0xc6120102;		/* 198.18.1.2 */
+	rn.gen[1].dst_ip = 0xc6138001;		/* 198.19.128.1 */
 	if (parse(argc, argv, &c, &rn, ports, &nb_ports, eal, sizeof(eal), &out, &sock, &nb_rxq) < 0)
 		return 2;
-	rn.gen.nb_rxq = nb_rxq;
+	rn.nb_dirs = c.bidirectional ? 2 : 1;
+	rn.gen[0].tx_port = 0;
+	rn.gen[0].rx_port = 1;
+	rn.gen[0].nb_rxq = nb_rxq;
+	rn.gen[1].tx_port = 1;
+	rn.gen[1].rx_port = 0;
+	rn.gen[1].nb_rxq = nb_rxq;
+	rn.gen[1].flows = rn.gen[0].flows;
 	if (rn.learn_s < 0)
 		rn.learn_s = c.quick ? 0.2 : 1;
 	rn.settle_s = c.quick ? 0.1 : 2;	/* RFC 2544 §23: wait 2 s for late frames */
@@ -376,8 +397,8 @@ int rfc2544_cmd(int argc, char **argv)
 	}
 	snprintf(r.generator, sizeof(r.generator), "tern-bench %s, %s; ports %s and %s; %u flows "
 		 "from %u.%u.%u.%u; line rate %s%g Gbit/s", TERN_VERSION, rte_version(), ports[0], ports[1],
-		 rn.gen.flows, rn.gen.src_ip >> 24, (rn.gen.src_ip >> 16) & 255,
-		 (rn.gen.src_ip >> 8) & 255, rn.gen.src_ip & 255,
+		 rn.gen[0].flows, rn.gen[0].src_ip >> 24, (rn.gen[0].src_ip >> 16) & 255,
+		 (rn.gen[0].src_ip >> 8) & 255, rn.gen[0].src_ip & 255,
 		 c.line_gbps > 0 ? "(the port's reported speed unless --line-rate) " : "unknown ",
 		 c.line_gbps);
 	if (sock)

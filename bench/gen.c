@@ -147,46 +147,55 @@ static void gen_receive(struct gen_state *g, bool count)
 }
 
 /*
- * Sends for duration at rate (0: unpaced, < 0: not at all) and receives all
- * the while; with max_frames, stops sending after that many (and returns once
- * they are out, or at the end of duration).
+ * Each state (one per direction) sends for duration at rate (0: unpaced,
+ * < 0: not at all) and receives all the while; with max_frames, each stops
+ * sending after that many (and the phase ends once all are out, or at the end
+ * of duration). Returns the frames sent, all directions.
  */
-static uint64_t gen_phase_n(struct gen_state *g, double duration, double rate, bool count,
-			    uint64_t max_frames)
+static uint64_t gen_phase_n(struct gen_state *const *gs, unsigned int ng, double duration,
+			    double rate, bool count, uint64_t max_frames)
 {
 	uint64_t hz = rte_get_tsc_hz(), start = rte_rdtsc(), end = start + duration * hz, now;
-	uint64_t sent = 0;
+	uint64_t sent[GEN_MAX_DIRS] = { 0 }, total = 0;
+	unsigned int d, done;
 
 	while ((now = rte_rdtsc()) < end) {
-		uint16_t n = rate < 0 ? 0 : GEN_BURST;
+		for (d = 0, done = 0; d < ng; d++) {
+			struct gen_state *g = gs[d];
+			uint16_t n = rate < 0 ? 0 : GEN_BURST;
 
-		if (max_frames) {
-			if (sent >= max_frames)
-				break;
-			if (n > max_frames - sent)
-				n = max_frames - sent;
+			if (max_frames) {
+				if (sent[d] >= max_frames) {
+					done++;
+					n = 0;
+				} else if (n > max_frames - sent[d]) {
+					n = max_frames - sent[d];
+				}
+			}
+			if (rate > 0) {
+				uint64_t due = (uint64_t)((double)(now - start) * rate / hz);
+
+				n = due > sent[d] ? (due - sent[d] > GEN_BURST ? GEN_BURST : due - sent[d]) : 0;
+			}
+			if (n) {
+				uint16_t s = gen_send(g, n, now);
+
+				sent[d] += s;
+				total += s;
+				if (count)
+					g->tx += s;
+			}
+			gen_receive(g, count);
 		}
-
-		if (rate > 0) {
-			uint64_t due = (uint64_t)((double)(now - start) * rate / hz);
-
-			n = due > sent ? (due - sent > GEN_BURST ? GEN_BURST : due - sent) : 0;
-		}
-		if (n) {
-			uint16_t s = gen_send(g, n, now);
-
-			sent += s;
-			if (count)
-				g->tx += s;
-		}
-		gen_receive(g, count);
+		if (max_frames && done == ng)
+			break;
 	}
-	return sent;
+	return total;
 }
 
 static void gen_phase(struct gen_state *g, double duration, double rate, bool count)
 {
-	gen_phase_n(g, duration, rate, count, 0);
+	gen_phase_n(&g, 1, duration, rate, count, 0);
 }
 
 int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_result *r)
@@ -252,41 +261,54 @@ int gen_learn(const struct gen_params *p, struct rte_mempool *mp, double seconds
 	return 0;
 }
 
-int gen_trial(const struct gen_params *p, struct rte_mempool *mp, const struct gen_trial *t,
-	      struct gen_trial_result *r)
+int gen_trial(const struct gen_params *p, unsigned int nb_dirs, struct rte_mempool *mp,
+	      const struct gen_trial *t, struct gen_trial_result *r)
 {
-	static struct gen_state g;
+	static struct gen_state states[GEN_MAX_DIRS];
 	static struct histogram scratch;
+	struct gen_state *g[GEN_MAX_DIRS];
 	struct histogram *lat = r->latency_ns ? r->latency_ns : &scratch;
-	uint64_t hz = rte_get_tsc_hz(), t0, t1, sent;
-	int rc = gen_begin(&g, p, mp, lat);
+	uint64_t hz = rte_get_tsc_hz(), t0, t1, sent, phase2 = 0;
+	unsigned int d;
+	int rc;
 
-	if (rc < 0)
-		return rc;
+	if (nb_dirs < 1 || nb_dirs > GEN_MAX_DIRS)
+		return -EINVAL;
+	for (d = 0; d < nb_dirs; d++) {
+		g[d] = &states[d];
+		if ((rc = gen_begin(g[d], &p[d], mp, lat)) < 0)
+			return rc;
+	}
 	memset(r, 0, sizeof(*r));
 	r->latency_ns = lat == &scratch ? NULL : lat;
-	gen_phase(&g, 0.02, -1, false);		/* whatever an earlier trial left in flight */
-	g.next_expected = g.seq;
+	gen_phase_n(g, nb_dirs, 0.02, -1, false, 0);	/* whatever an earlier trial left in flight */
+	for (d = 0; d < nb_dirs; d++)
+		g[d]->next_expected = g[d]->seq;
+	/* rates and bursts are the sum over the directions, shared evenly */
 	t0 = rte_rdtsc();
-	if (t->frames) {
-		/* a burst: as long as it takes to send, within reason */
-		sent = gen_phase_n(&g, t->duration_s + 5, 0, true, t->frames);
-	} else {
-		sent = gen_phase_n(&g, t->duration_s, t->rate_pps, true, 0);
-	}
+	if (t->frames)	/* a burst: as long as it takes to send, within reason */
+		sent = gen_phase_n(g, nb_dirs, t->duration_s + 5, 0, true,
+				   (t->frames + nb_dirs - 1) / nb_dirs);
+	else
+		sent = gen_phase_n(g, nb_dirs, t->duration_s, t->rate_pps / nb_dirs, true, 0);
 	t1 = rte_rdtsc();
 	if (t->rate2_pps > 0) {
-		g.phase2_tsc = rte_rdtsc();
-		gen_phase(&g, t->duration2_s, t->rate2_pps, true);
+		phase2 = rte_rdtsc();
+		for (d = 0; d < nb_dirs; d++)
+			g[d]->phase2_tsc = phase2;
+		gen_phase_n(g, nb_dirs, t->duration2_s, t->rate2_pps / nb_dirs, true, 0);
 	}
-	gen_phase(&g, t->settle_s > 0 ? t->settle_s : 0.1, -1, true);	/* late frames count */
-	r->tx = g.tx;
-	r->rx = g.rx;
-	r->foreign = g.foreign;
-	r->reordered = g.reordered;
+	gen_phase_n(g, nb_dirs, t->settle_s > 0 ? t->settle_s : 0.1, -1, true, 0);	/* late frames count */
+	for (d = 0; d < nb_dirs; d++) {
+		r->tx += g[d]->tx;
+		r->rx += g[d]->rx;
+		r->foreign += g[d]->foreign;
+		r->reordered += g[d]->reordered;
+		if (phase2 && g[d]->last_gap_tsc > phase2 &&
+		    (double)(g[d]->last_gap_tsc - phase2) / hz > r->recovery_s)
+			r->recovery_s = (double)(g[d]->last_gap_tsc - phase2) / hz;
+	}
 	r->elapsed_s = (double)(t1 - t0) / hz;
 	r->tx_pps = r->elapsed_s > 0 ? sent / r->elapsed_s : 0;
-	if (g.last_gap_tsc > g.phase2_tsc && g.phase2_tsc)
-		r->recovery_s = (double)(g.last_gap_tsc - g.phase2_tsc) / hz;
 	return 0;
 }

@@ -12,6 +12,7 @@
 
 #define GEN_MAGIC 0x7465726eu
 #define GEN_MAX_FLOWS 65536
+#define GEN_MAX_DIRS 2
 
 struct gen_params {
 	uint16_t tx_port;
@@ -65,8 +66,12 @@ struct gen_trial_result {
 	struct histogram *latency_ns;	/* filled when given */
 };
 
-int gen_trial(const struct gen_params *p, struct rte_mempool *mp, const struct gen_trial *t,
-	      struct gen_trial_result *r);
+/*
+ * p[0..nb_dirs-1]: one stream per direction (two: each port sends to the
+ * other); rates, bursts and results are the sums over the directions.
+ */
+int gen_trial(const struct gen_params *p, unsigned int nb_dirs, struct rte_mempool *mp,
+	      const struct gen_trial *t, struct gen_trial_result *r);
 /* Learning frames (RFC 2544 §23) at 1000 pps for the given time, so neighbours are resolved. */
 int gen_learn(const struct gen_params *p, struct rte_mempool *mp, double seconds);
 /* Builds one frame of the stream into buf (frame_size - 4 bytes); used by the tests. */

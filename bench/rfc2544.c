@@ -288,7 +288,7 @@ int rfc_run(const struct rfc_config *c, rfc_trial_fn fn, void *ctx, rfc_progress
 
 		memset(s, 0, sizeof(*s));
 		s->frame_size = c->sizes[i];
-		s->line_pps = rfc_line_rate_pps(c->line_gbps, s->frame_size);
+		s->line_pps = rfc_line_rate_pps(c->line_gbps, s->frame_size) * (c->bidirectional ? 2 : 1);
 		STEP("%u B: the generator's ceiling", s->frame_size);
 		if ((rc = trial(fn, ctx, r, RFC_TEST_CEILING, &t, &o, 100, &pass)) < 0)
 			break;

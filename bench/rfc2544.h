@@ -71,6 +71,7 @@ struct rfc_config {
 	double recovery_s;		/* overload time (RFC: 60); as long again at half rate */
 	bool tests[RFC_TEST_RECOVERY + 1];
 	bool quick;
+	bool bidirectional;		/* rates are then the sum of both directions */
 };
 
 struct rfc_size_result {

@@ -4,8 +4,9 @@
 #
 #   bench/rfc2544.sh BUILD OUTDIR [tern-bench rfc2544 options]   (default: --quick)
 #
-# The DUT routes 198.19.0.0/16 from port m0 to m1, with static ARP for the generator's MACs:
-# the setup docs/rfc2544.md describes for an external generator. Everything it makes
+# The DUT routes 198.19.0.0/16 out of m1 and 198.19.128.0/17 out of m0 (the other direction,
+# BIDIR=1), with static ARP for the generator's MACs: the setup docs/rfc2544.md describes for
+# an external generator. Everything it makes
 # (namespace, hugepages, processes) is undone when it ends; OUTDIR keeps the report.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,14 +30,15 @@ tern)
 		-c "interface m0" -c "ip address 198.18.0.1/24" -c "description generator sends here" \
 		-c "interface m1" -c "ip address 198.18.1.1/24" -c "description generator receives here" \
 		-c "exit" -c "arp 198.18.0.2 02:00:00:00:b0:00 m0" -c "arp 198.18.1.2 02:00:00:00:b0:01 m1" \
-		-c "ip route 198.19.0.0/16 198.18.1.2" -c "end" -c "clear counters" >/dev/null ||
+		-c "ip route 198.19.0.0/16 198.18.1.2" -c "ip route 198.19.128.0/17 198.18.0.2" \
+		-c "end" -c "clear counters" >/dev/null ||
 		{ echo "rfc2544: configuring ternd failed"; exit 1; }
 	# ternd sends what its kernel emits on a second queue; the DUT's own account goes in the report
 	extra=(--queues 2 --tern-socket "$DIR/ternd.sock")
 	;;
 l3fwd)
 	l3fwd_build || exit 1
-	printf 'R198.18.0.0/24 0\nR198.18.1.0/24 1\nR198.19.0.0/16 1\n' > "$DIR/l3fwd-v4.cfg"
+	printf 'R198.18.0.0/24 0\nR198.18.1.0/24 1\nR198.19.0.0/16 1\nR198.19.128.0/17 0\n' > "$DIR/l3fwd-v4.cfg"
 	echo "R2001:200::/48 0" > "$DIR/l3fwd-v6.cfg"
 	ip netns exec "$R" "$L3FWD" -l 1 $MEM_ARGS --no-pci --file-prefix "tern-$BENCH_NAME-dut" \
 		--log-level='*:error' --vdev "$(memif 0 server 02:00:00:00:a0:00)" \
@@ -52,6 +54,7 @@ l3fwd)
 	echo "rfc2544: DUT=$DUT: expected tern or l3fwd"; exit 2 ;;
 esac
 
+[ "${BIDIR:-0}" = 1 ] && extra+=(--bidirectional --dst-mac2 02:00:00:00:a0:01)
 echo "RFC 2544 of $DUT over memif; report in $OUTDIR"
 "$BUILD/tern-bench" rfc2544 --eal "-l 0 $BENCH_MEM --file-prefix tern-$BENCH_NAME-gen --log-level=*:error" \
 	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \

@@ -55,9 +55,9 @@ int rfc_write_json(const struct rfc_report *r, FILE *f)
 		r->wall_s);
 	fprintf(f, "  \"profile\": {\"quick\": %s, \"trial_s\": %g, \"latency_s\": %g, "
 		   "\"resolution\": %g, \"max_trials\": %u, \"b2b_repeats\": %u, \"recovery_s\": %g, "
-		   "\"line_gbps\": %g, \"loss_goals_pct\": [",
+		   "\"line_gbps\": %g, \"bidirectional\": %s, \"loss_goals_pct\": [",
 		c->quick ? "true" : "false", c->trial_s, c->latency_s, c->resolution, c->max_trials,
-		c->b2b_repeats, c->recovery_s, c->line_gbps);
+		c->b2b_repeats, c->recovery_s, c->line_gbps, c->bidirectional ? "true" : "false");
 	for (g = 0; g < c->nb_goals; g++)
 		fprintf(f, "%s%g", g ? ", " : "", c->loss_goals_pct[g]);
 	fputs("]},\n  \"generator\": ", f);
@@ -201,6 +201,9 @@ int rfc_write_markdown(const struct rfc_report *r, FILE *f)
 		c->trial_s, c->latency_s, c->resolution * 100, c->b2b_repeats, c->recovery_s,
 		c->recovery_s);
 	fprintf(f, "Generator: %s.\n\n", r->generator[0] ? r->generator : "tern-bench");
+	fputs(c->bidirectional ? "Traffic: bidirectional; every rate is the sum of both directions, "
+				 "and the line rate is that of both ports.\n\n"
+			       : "Traffic: unidirectional, first port to second.\n\n", f);
 	if (c->line_gbps > 0)
 		fprintf(f, "Line rate: %g Gbit/s ports, counting 20 bytes of preamble and inter-frame gap "
 			   "per frame. Virtual ports (memif, TAP) report a nominal speed.\n\n", c->line_gbps);

@@ -49,6 +49,21 @@ check "report.md has every section and the DUT's account" bash -c "
 		'Back-to-back frames' 'System recovery' 'Device under test' 'hostname rfc2544-dut'; do
 		grep -qF \"\$s\" '$OUT/report.md' || { echo \"missing: \$s\"; exit 1; }
 	done"
+
+# Bidirectional: both ports send, both receive, and the DUT's counters show it.
+BIDIR=1 TERN_BUILD=$TERN_BUILD "$TERN_ROOT/bench/rfc2544.sh" "$TERN_BUILD" "$T_DIR/bidir" --quick \
+	--sizes 64 --tests throughput --trial 0.3 --max-trials 3 > "$T_DIR/bidir.log" 2>&1
+check "a bidirectional run completes" [ $? -eq 0 ]
+check "in it, ternd forwarded both ways and the report says the rates are sums" /usr/bin/python3 - "$T_DIR/bidir/results.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"]["bidirectional"] is True
+assert d["sizes"][0]["throughput"][0]["pps"] > 10000
+ifs = next(json.loads(l) for l in d["dut"].split("\n") if l.startswith('{"interfaces"'))["interfaces"]
+rx = {i["name"]: i["rx_packets"] for i in ifs}
+tx = {i["name"]: i["tx_packets"] for i in ifs}
+assert rx["m0"] > 10000 and rx["m1"] > 10000 and tx["m0"] > 10000 and tx["m1"] > 10000, (rx, tx)
+PY
 check "the run left no namespace behind" bash -c "! ip netns list | grep -q tern-rfc2544-tern-r"
 check "the run left no DPDK runtime directory behind" bash -c "! ls -d /var/run/dpdk/tern-rfc2544-tern-* 2>/dev/null"
 tern_test_end
