@@ -20,6 +20,7 @@
 #include "dataplane/node_port.h"
 #include "dataplane/punt.h"
 #include "dataplane/rcu.h"
+#include "dataplane/trace.h"
 
 #define INJECT_MAX 256
 
@@ -80,6 +81,8 @@ static uint16_t inject_process(struct rte_graph *graph, struct rte_node *node, v
 		}
 		m[i]->port = dp.ports[0].port_id;
 	}
+	if (unlikely(dp_trace.on))
+		dp_trace_rx(w, node->id, m, n);
 	node->idx = n;
 	rte_node_next_stream_move(graph, node, 0);
 	cursor[w].injected += n;
@@ -204,7 +207,8 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 	}
 	dp.nb_workers = nb_workers;
 	if ((rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
-	    (rc = dp_node_meta_register()) < 0 || (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 ||
+	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(nb_workers)) < 0 ||
+	    (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 ||
 	    (rc = dp_punt_init(nb_workers, policy, 2)) < 0)
 		return rc;
 	dp_icmp_limit_init(nb_workers, 1000000, 1000);

@@ -47,7 +47,7 @@ static const struct {
 static const struct cmd_def *const *tables;
 static const struct cmd_def *const all_tables[] = { cmd_mode_table, cmd_show_table, cmd_ip_table,
 						     cmd_exception_table, cmd_consistency_table, cmd_config_table,
-						     cmd_tools_table, cmd_logging_table,
+						     cmd_tools_table, cmd_logging_table, cmd_trace_table,
 						     NULL };
 static struct compiled *cmds;
 static int nb_cmds;

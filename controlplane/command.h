@@ -71,6 +71,10 @@ extern const struct cmd_def cmd_consistency_table[];
 extern const struct cmd_def cmd_config_table[];
 extern const struct cmd_def cmd_tools_table[];
 extern const struct cmd_def cmd_logging_table[];
+extern const struct cmd_def cmd_trace_table[];
+
+/* The control thread's tick for the trace commands: ends a trace once it is complete. */
+void cmd_trace_tick(void);
 
 int cmd_init(void);
 void cmd_fini(void);

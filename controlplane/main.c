@@ -34,6 +34,7 @@
 #include "dataplane/node.h"
 #include "dataplane/punt.h"
 #include "dataplane/rcu.h"
+#include "dataplane/trace.h"
 #include "kni/exception.h"
 
 #define EXIT_CONFIG 2
@@ -123,7 +124,7 @@ static int dataplane_start(char *err, size_t errlen)
 	int rc;
 
 	if ((rc = dp_rcu_init(cfg.nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
-	    (rc = dp_node_meta_register()) < 0) {
+	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(cfg.nb_workers)) < 0) {
 		snprintf(err, errlen, "cannot set up the dataplane tables: %s", strerror(-rc));
 		return rc;
 	}
@@ -217,6 +218,7 @@ static void tick(void)
 {
 	kni_sync();
 	dp_rcu_reclaim();
+	cmd_trace_tick();
 }
 
 static void shutdown_all(void)

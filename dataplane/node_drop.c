@@ -1,12 +1,13 @@
 /* Drop nodes, one per reason, so rte_graph's per-node object counters are the drop statistics. */
 #include "dataplane/node.h"
 #include "dataplane/node_sink.h"
+#include "dataplane/trace.h"
 
 static uint16_t sink_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 			     uint16_t nb)
 {
-	(void)graph;
-	(void)node;
+	if (unlikely(dp_trace.on))
+		dp_trace_end(graph->id, node->id, objs, nb, DP_TRACE_NOT_SENT);
 	rte_pktmbuf_free_bulk((struct rte_mbuf **)objs, nb);
 	return nb;
 }

@@ -2,6 +2,7 @@
 #include <rte_ether.h>
 
 #include "dataplane/node.h"
+#include "dataplane/trace.h"
 
 enum eth_input_next {
 	ETH_INPUT_NEXT_IP4_INPUT,
@@ -43,6 +44,8 @@ static uint16_t eth_input_process(struct rte_graph *graph, struct rte_node *node
 {
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint16_t odd = 0, i;
+
+	DP_TRACE_NODE(graph, node, objs, nb);
 
 	for (i = 0; i < nb; i++) {
 		if (i + 2 < nb)

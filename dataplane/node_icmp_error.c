@@ -8,6 +8,7 @@
 
 #include "dataplane/icmp.h"
 #include "dataplane/node.h"
+#include "dataplane/trace.h"
 #include "dataplane/node_sink.h"
 
 enum icmp_error_next {
@@ -80,6 +81,8 @@ static uint16_t icmp_error_process(struct rte_graph *graph, struct rte_node *nod
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint64_t now = rte_rdtsc();
 	uint16_t odd = 0, i;
+
+	DP_TRACE_NODE(graph, node, objs, nb);
 
 	for (i = 0; i < nb; i++) {
 		nexts[i] = icmp_error_one(ctx, lim, objs[i], now);

@@ -1,6 +1,7 @@
 /* ip4_forward: TTL and egress MTU checks, then TTL decrement with an incremental checksum. */
 #include "dataplane/ip4.h"
 #include "dataplane/node.h"
+#include "dataplane/trace.h"
 
 enum ip4_forward_next {
 	IP4_FORWARD_NEXT_REWRITE,
@@ -35,6 +36,8 @@ static uint16_t ip4_forward_process(struct rte_graph *graph, struct rte_node *no
 {
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint16_t odd = 0, i;
+
+	DP_TRACE_NODE(graph, node, objs, nb);
 
 	for (i = 0; i < nb; i++) {
 		nexts[i] = ip4_forward_one(objs[i]);

@@ -1,6 +1,7 @@
 /* ip4_input: RFC 1812 §5.2.2 header checks; options, multicast and broadcast go to the kernel. */
 #include "dataplane/ip4.h"
 #include "dataplane/node.h"
+#include "dataplane/trace.h"
 
 enum ip4_input_next {
 	IP4_INPUT_NEXT_LOOKUP,
@@ -56,6 +57,8 @@ static uint16_t ip4_input_process(struct rte_graph *graph, struct rte_node *node
 {
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint16_t odd = 0, i;
+
+	DP_TRACE_NODE(graph, node, objs, nb);
 
 	for (i = 0; i < nb; i++) {
 		nexts[i] = ip4_classify(objs[i]);

@@ -4,6 +4,7 @@
 #include "dataplane/ecmp.h"
 #include "dataplane/fib.h"
 #include "dataplane/node.h"
+#include "dataplane/trace.h"
 
 enum ip4_lookup_next {
 	IP4_LOOKUP_NEXT_FORWARD,
@@ -42,6 +43,8 @@ static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *nod
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint16_t odd = 0, i;
 
+	DP_TRACE_NODE(graph, node, objs, nb);
+
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = objs[i];
 		const struct rte_ipv4_hdr *ip =
@@ -61,6 +64,9 @@ static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *nod
 		nexts[i] = kind_edge[nh->kind];
 		odd |= nexts[i] ^ IP4_LOOKUP_NEXT_FORWARD;
 	}
+	if (unlikely(dp_trace.on))
+		for (i = 0; i < nb; i++)
+			dp_trace_nexthop(graph->id, objs[i], *dp_pkt_nh(objs[i]));
 	dp_node_dispatch(graph, node, objs, nexts, nb, IP4_LOOKUP_NEXT_FORWARD, odd);
 	return nb;
 }

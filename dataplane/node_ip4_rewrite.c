@@ -2,6 +2,7 @@
 #include <rte_errno.h>
 
 #include "dataplane/node.h"
+#include "dataplane/trace.h"
 
 int dp_meta_offset = -1;
 
@@ -11,6 +12,8 @@ static uint16_t ip4_rewrite_process(struct rte_graph *graph, struct rte_node *no
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t common = (*dp_pkt_nh(objs[0]))->port;
 	uint16_t odd = 0, i;
+
+	DP_TRACE_NODE(graph, node, objs, nb);
 
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = objs[i];

@@ -3,6 +3,7 @@
 
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
+#include "dataplane/trace.h"
 
 enum port_rx_next {
 	PORT_RX_NEXT_ETH_INPUT,
@@ -29,6 +30,8 @@ static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, 
 	n = rte_eth_rx_burst(ctx->port_id, ctx->queue, (struct rte_mbuf **)node->objs, DP_BURST);
 	if (n == 0)
 		return 0;
+	if (unlikely(dp_trace.on))
+		dp_trace_rx(graph->id, node->id, (struct rte_mbuf **)node->objs, n);
 	node->idx = n;
 	rte_node_next_stream_move(graph, node, PORT_RX_NEXT_ETH_INPUT);
 	return n;

@@ -3,6 +3,7 @@
 
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
+#include "dataplane/trace.h"
 
 struct port_tx_ctx {
 	uint16_t port_id;
@@ -21,7 +22,8 @@ static uint16_t port_tx_process(struct rte_graph *graph, struct rte_node *node, 
 	uint16_t sent = 0;
 	int tries = 4;
 
-	(void)graph;
+	if (unlikely(dp_trace.on))
+		dp_trace_end(graph->id, node->id, objs, nb, dp_port_index[ctx->port_id]);
 	while (sent < nb && tries-- > 0)
 		sent += rte_eth_tx_burst(ctx->port_id, ctx->queue,
 					 (struct rte_mbuf **)objs + sent, nb - sent);

@@ -7,6 +7,7 @@
 
 #include "dataplane/node.h"
 #include "dataplane/punt.h"
+#include "dataplane/trace.h"
 
 struct punt_ctx {
 	uint16_t reason;
@@ -33,7 +34,8 @@ static uint16_t punt_process(struct rte_graph *graph, struct rte_node *node, voi
 	uint64_t now = rte_rdtsc();
 	unsigned int n = 0, sent, i;
 
-	(void)graph;
+	if (unlikely(dp_trace.on))
+		dp_trace_end(graph->id, node->id, objs, nb, DP_TRACE_NOT_SENT);
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = objs[i];
 		uint16_t port = dp_port_index[m->port];

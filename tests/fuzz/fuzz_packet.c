@@ -2,6 +2,8 @@
  * Fuzz target: any frame through ternd's forwarding graph with a populated FIB
  * (forward, ECMP, local, unresolved, blackhole, unreachable, prohibit). No
  * crash, and every mbuf comes back to the pool: sent, dropped or punted.
+ * The packet trace is armed throughout, and every traced packet's record
+ * must end (each path reaches a sink).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/punt.h"
+#include "dataplane/trace.h"
 
 static struct pipeline p;
 static unsigned int baseline;
@@ -65,6 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint16_t len = size > 256 ? 256 : size;
 	void *m;
 
+	if (__atomic_load_n(&dp_trace.left, __ATOMIC_RELAXED) <= 0)
+		dp_trace_arm(DP_TRACE_ANY_PORT, DP_TRACE_PER_WORKER);
 	pipeline_inject(frames, &len, 1);
 	pipeline_walk(&p);
 	/* what was punted waits in the ring for the exception service: take it back */
@@ -72,5 +77,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		rte_pktmbuf_free(m);
 	if (rte_mempool_avail_count(p.pool) != baseline)
 		__builtin_trap();	/* an mbuf went missing */
+	if (dp_trace_in_flight() != 0)
+		__builtin_trap();	/* a traced packet's path never ended */
 	return 0;
 }
