@@ -14,6 +14,7 @@
 #include "controlplane/command.h"
 #include "controlplane/iface.h"
 #include "controlplane/netlink.h"
+#include "controlplane/rates.h"
 #include "controlplane/rib.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
@@ -72,8 +73,10 @@ static void iface_row_get(unsigned int i, struct iface_row *r)
 static void iface_json(struct cmd_ctx *ctx, unsigned int i)
 {
 	struct iface_row r;
+	struct port_rates pr;
 
 	iface_row_get(i, &r);
+	rates_port(i, &pr);
 	ob_printf(ctx->out, "{\"name\": ");
 	ob_json_str(ctx->out, r.p->name);
 	ob_printf(ctx->out, ", \"driver\": ");
@@ -84,10 +87,12 @@ static void iface_json(struct cmd_ctx *ctx, unsigned int i)
 		  "\"rx_queues\": %u, \"tx_queues\": %u, "
 		  "\"rx_packets\": %lu, \"rx_bytes\": %lu, \"tx_packets\": %lu, \"tx_bytes\": %lu, "
 		  "\"rx_missed\": %lu, \"rx_errors\": %lu, \"rx_nombuf\": %lu, \"tx_errors\": %lu, "
-		  "\"tx_drops\": %lu, \"description\": ",
+		  "\"tx_drops\": %lu, \"rx_pps\": %.0f, \"tx_pps\": %.0f, \"rx_bps\": %.0f, "
+		  "\"tx_bps\": %.0f, \"rate_interval_s\": %.3f, \"description\": ",
 		  r.mac, r.link ? "up" : "down", r.speed, r.p->mtu, r.p->nb_rxq, r.p->nb_txq,
 		  r.st.ipackets, r.st.ibytes, r.st.opackets, r.st.obytes, r.st.imissed,
-		  r.st.ierrors, r.st.rx_nombuf, r.st.oerrors, r.tx_drops);
+		  r.st.ierrors, r.st.rx_nombuf, r.st.oerrors, r.tx_drops, pr.rx_pps, pr.tx_pps,
+		  pr.rx_bps, pr.tx_bps, rates_interval_s());
 	ob_json_str(ctx->out, iface_description(i));
 	ob_printf(ctx->out, "}");
 }
@@ -95,6 +100,7 @@ static void iface_json(struct cmd_ctx *ctx, unsigned int i)
 static void iface_text(struct cmd_ctx *ctx, unsigned int i)
 {
 	struct iface_row r;
+	struct port_rates pr;
 
 	iface_row_get(i, &r);
 	ob_printf(ctx->out, "%s is %s, driver %s (%s)\n", r.p->name, r.link ? "up" : "down",
@@ -107,6 +113,10 @@ static void iface_text(struct cmd_ctx *ctx, unsigned int i)
 		  r.st.ipackets, r.st.ibytes, r.st.imissed, r.st.ierrors, r.st.rx_nombuf);
 	ob_printf(ctx->out, "  tx %lu packets, %lu bytes; errors %lu, dropped %lu\n",
 		  r.st.opackets, r.st.obytes, r.st.oerrors, r.tx_drops);
+	rates_port(i, &pr);
+	if (rates_interval_s() > 0)
+		ob_printf(ctx->out, "  last %.1f s: rx %.0f pps, %.0f bps; tx %.0f pps, %.0f bps\n",
+			  rates_interval_s(), pr.rx_pps, pr.rx_bps, pr.tx_pps, pr.tx_bps);
 }
 
 static int show_interfaces(struct cmd_ctx *ctx, const char *only)
@@ -190,13 +200,35 @@ static int cmd_show_counters(struct cmd_ctx *ctx)
 	return 0;
 }
 
+static int cmd_show_interfaces_counters(struct cmd_ctx *ctx)
+{
+	unsigned int i;
+
+	if (ctx->json)
+		return show_interfaces(ctx, NULL);
+	ob_printf(ctx->out, "%-12s %14s %12s %14s %14s %12s %14s\n", "Interface", "RX packets",
+		  "RX pps", "RX bps", "TX packets", "TX pps", "TX bps");
+	for (i = 0; i < dp.nb_ports; i++) {
+		struct port_rates pr;
+		struct iface_row r;
+
+		iface_row_get(i, &r);
+		rates_port(i, &pr);
+		ob_printf(ctx->out, "%-12s %14lu %12.0f %14.0f %14lu %12.0f %14.0f\n", r.p->name,
+			  r.st.ipackets, pr.rx_pps, pr.rx_bps, r.st.opackets, pr.tx_pps, pr.tx_bps);
+	}
+	if (rates_interval_s() > 0)
+		ob_printf(ctx->out, "Rates over the last %.1f s.\n", rates_interval_s());
+	return 0;
+}
+
 static void reasons(struct cmd_ctx *ctx, const char *title, const struct dp_sink_info *info,
 		    bool *first)
 {
 	const struct dp_sink_info *d;
 
 	if (!ctx->json)
-		ob_printf(ctx->out, "%-24s %12s  %s\n", title, "Packets", "Meaning");
+		ob_printf(ctx->out, "%-24s %12s %10s  %s\n", title, "Packets", "Rate/s", "Meaning");
 	for (d = info; d->node; d++) {
 		uint64_t n = dp_node_objs(d->node);
 
@@ -204,7 +236,8 @@ static void reasons(struct cmd_ctx *ctx, const char *title, const struct dp_sink
 			ob_printf(ctx->out, "%s\"%s\": %lu", *first ? "" : ", ", d->node, n);
 			*first = false;
 		} else {
-			ob_printf(ctx->out, "%-24s %12lu  %s\n", d->node, n, d->description);
+			ob_printf(ctx->out, "%-24s %12lu %10.0f  %s\n", d->node, n, rates_node(d->node),
+				  d->description);
 		}
 	}
 }
@@ -224,36 +257,19 @@ static int cmd_show_errors(struct cmd_ctx *ctx)
 	if (!ctx->json)
 		ob_printf(ctx->out, "\n");
 	reasons(ctx, "ICMP error", dp_icmp_errors, &first);
-	if (ctx->json)
-		ob_printf(ctx->out, "}");
-	return 0;
-}
+	if (ctx->json) {
+		const struct dp_sink_info *tables[] = { dp_drop_reasons, dp_punt_reasons, dp_icmp_errors };
+		unsigned int t, k, n = 0;
 
-static int cmd_show_workers(struct cmd_ctx *ctx)
-{
-	unsigned int i, q;
-
-	if (!ctx->json)
-		ob_printf(ctx->out, "%-8s %-6s %-14s %s\n", "Worker", "Lcore", "Loops", "Polls");
-	else {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"workers\": [");
+		ob_printf(ctx->out, ", \"rate_interval_s\": %.3f, \"rates_pps\": {", rates_interval_s());
+		for (t = 0; t < RTE_DIM(tables); t++)
+			for (k = 0; tables[t][k].node; k++)
+				ob_printf(ctx->out, "%s\"%s\": %.1f", n++ ? ", " : "", tables[t][k].node,
+					  rates_node(tables[t][k].node));
+		ob_printf(ctx->out, "}}");
+	} else if (rates_interval_s() > 0) {
+		ob_printf(ctx->out, "\nRates over the last %.1f s.\n", rates_interval_s());
 	}
-	for (i = 0; i < dp.nb_workers; i++) {
-		const struct dp_worker *w = &dp.workers[i];
-
-		if (ctx->json)
-			ob_printf(ctx->out, "%s{\"index\": %u, \"lcore\": %u, \"loops\": %lu, \"rx\": [",
-				  i ? ", " : "", w->index, w->lcore, w->stats.loops);
-		else
-			ob_printf(ctx->out, "%-8u %-6u %-14lu ", w->index, w->lcore, w->stats.loops);
-		for (q = 0; q < w->nb_rxq; q++)
-			ob_printf(ctx->out, ctx->json ? "%s\"%s:%u\"" : "%s%s:%u", q ? (ctx->json ? ", " : " ") : "",
-				  dp.ports[w->rxq[q].port].name, w->rxq[q].queue);
-		ob_printf(ctx->out, ctx->json ? "]}" : "\n");
-	}
-	if (ctx->json)
-		ob_printf(ctx->out, "]}");
 	return 0;
 }
 
@@ -453,9 +469,9 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show interfaces", "Interfaces: state, addresses, counters", cmd_show_interfaces, 0 },
 	{ CMD_MODE_EXEC, "show interfaces brief", "One line per interface", cmd_show_interfaces_brief, 0 },
 	{ CMD_MODE_EXEC, "show interfaces IFNAME", "One interface", cmd_show_interfaces, 0 },
+	{ CMD_MODE_EXEC, "show interfaces counters", "Packet counts and rates (pps, bps) per interface", cmd_show_interfaces_counters, 0 },
 	{ CMD_MODE_EXEC, "show errors", "Packets dropped and punted, by reason", cmd_show_errors, 0 },
 	{ CMD_MODE_EXEC, "show counters", "Per-interface packet counters", cmd_show_counters, 0 },
-	{ CMD_MODE_EXEC, "show workers", "Forwarding workers and the queues they poll", cmd_show_workers, 0 },
 	{ CMD_MODE_EXEC, "show ip route", "The routing table", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route A.B.C.D/M", "One route", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },

@@ -25,6 +25,7 @@
 #include "controlplane/event_loop.h"
 #include "controlplane/log.h"
 #include "controlplane/netlink.h"
+#include "controlplane/rates.h"
 #include "controlplane/rib.h"
 #include "controlplane/store.h"
 #include "controlplane/telemetry.h"
@@ -219,6 +220,7 @@ static void tick(void)
 	kni_sync();
 	dp_rcu_reclaim();
 	cmd_trace_tick();
+	rates_tick();
 }
 
 static void shutdown_all(void)

@@ -6,7 +6,7 @@
 static uint16_t sink_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 			     uint16_t nb)
 {
-	if (unlikely(dp_trace.on))
+	if (DP_TRACE_ACTIVE(graph))
 		dp_trace_end(graph->id, node->id, objs, nb, DP_TRACE_NOT_SENT);
 	rte_pktmbuf_free_bulk((struct rte_mbuf **)objs, nb);
 	return nb;

@@ -64,7 +64,7 @@ static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *nod
 		nexts[i] = kind_edge[nh->kind];
 		odd |= nexts[i] ^ IP4_LOOKUP_NEXT_FORWARD;
 	}
-	if (unlikely(dp_trace.on))
+	if (DP_TRACE_ACTIVE(graph))
 		for (i = 0; i < nb; i++)
 			dp_trace_nexthop(graph->id, objs[i], *dp_pkt_nh(objs[i]));
 	dp_node_dispatch(graph, node, objs, nexts, nb, IP4_LOOKUP_NEXT_FORWARD, odd);

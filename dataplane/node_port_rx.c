@@ -13,6 +13,8 @@ enum port_rx_next {
 struct port_rx_ctx {
 	uint16_t port_id;
 	uint16_t queue;
+	uint32_t pad;
+	uint64_t busy;		/* polls that returned packets; this worker's own */
 };
 
 static struct port_rx_ctx clone_ctx[DP_NODE_CLONES_MAX];
@@ -22,7 +24,7 @@ static unsigned int nb_clones;
 static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				uint16_t nb)
 {
-	const struct port_rx_ctx *ctx = (const struct port_rx_ctx *)node->ctx;
+	struct port_rx_ctx *ctx = (struct port_rx_ctx *)node->ctx;
 	uint16_t n;
 
 	(void)objs;
@@ -30,6 +32,7 @@ static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, 
 	n = rte_eth_rx_burst(ctx->port_id, ctx->queue, (struct rte_mbuf **)node->objs, DP_BURST);
 	if (n == 0)
 		return 0;
+	ctx->busy++;
 	if (unlikely(dp_trace.on))
 		dp_trace_rx(graph->id, node->id, (struct rte_mbuf **)node->objs, n);
 	node->idx = n;
@@ -82,4 +85,11 @@ int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, char *name, size_t l
 	clone_ctx[nb_clones].queue = queue;
 	nb_clones++;
 	return 0;
+}
+
+uint64_t dp_node_port_rx_busy(const struct rte_node *node)
+{
+	if (node->process != port_rx_process)
+		return 0;
+	return ((const struct port_rx_ctx *)node->ctx)->busy;
 }

@@ -22,7 +22,7 @@ static uint16_t port_tx_process(struct rte_graph *graph, struct rte_node *node, 
 	uint16_t sent = 0;
 	int tries = 4;
 
-	if (unlikely(dp_trace.on))
+	if (DP_TRACE_ACTIVE(graph))
 		dp_trace_end(graph->id, node->id, objs, nb, dp_port_index[ctx->port_id]);
 	while (sent < nb && tries-- > 0)
 		sent += rte_eth_tx_burst(ctx->port_id, ctx->queue,

@@ -34,7 +34,7 @@ static uint16_t punt_process(struct rte_graph *graph, struct rte_node *node, voi
 	uint64_t now = rte_rdtsc();
 	unsigned int n = 0, sent, i;
 
-	if (unlikely(dp_trace.on))
+	if (DP_TRACE_ACTIVE(graph))
 		dp_trace_end(graph->id, node->id, objs, nb, DP_TRACE_NOT_SENT);
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = objs[i];

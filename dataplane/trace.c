@@ -105,6 +105,7 @@ void dp_trace_rx(unsigned int worker, rte_node_t node, struct rte_mbuf **m, uint
 		}
 		path_add(r, node);
 		*slot(m[i]) = (uint32_t)dp_trace.gen << 16 | (tw->n + 1);
+		tw->in_flight++;
 		/* a record is counted once it is whole: the control thread reads up to n */
 		__atomic_store_n(&tw->n, tw->n + 1, __ATOMIC_RELEASE);
 	}
@@ -145,6 +146,7 @@ void dp_trace_end(unsigned int worker, rte_node_t node, void **objs, uint16_t n,
 			continue;
 		path_add(r, node);
 		r->port_out = port_out;
+		dp_trace_workers[worker].in_flight--;
 		__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 	}
 }
@@ -159,7 +161,7 @@ int dp_trace_arm(uint16_t port, unsigned int count)
 		return -ERANGE;
 	dp_trace_disarm();
 	for (w = 0; w < trace_nb_workers; w++)
-		dp_trace_workers[w].n = 0;
+		dp_trace_workers[w].n = dp_trace_workers[w].in_flight = 0;
 	dp_trace.gen++;
 	dp_trace.port = port;
 	dp_trace.seq = 0;

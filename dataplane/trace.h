@@ -45,8 +45,9 @@ struct dp_trace_rec {
 };
 
 struct dp_trace_worker {
-	struct dp_trace_rec rec[DP_TRACE_PER_WORKER];
 	uint32_t n;
+	uint32_t in_flight;		/* picked, not yet ended: the nodes' hooks run only then */
+	struct dp_trace_rec rec[DP_TRACE_PER_WORKER];
 } __rte_cache_aligned;
 
 struct dp_trace_state {
@@ -69,9 +70,13 @@ void dp_trace_node(unsigned int worker, rte_node_t node, void **objs, uint16_t n
 void dp_trace_nexthop(unsigned int worker, struct rte_mbuf *m, const struct dp_nexthop *nh);
 void dp_trace_end(unsigned int worker, rte_node_t node, void **objs, uint16_t n, uint16_t port_out);
 
+/* Whether this worker has traced packets in the graph: the nodes' hooks run only then. */
+#define DP_TRACE_ACTIVE(graph) \
+	(unlikely(dp_trace.on) && dp_trace_workers[(graph)->id].in_flight)
+
 #define DP_TRACE_NODE(graph, node, objs, nb)                                  \
 	do {                                                                  \
-		if (unlikely(dp_trace.on))                                    \
+		if (DP_TRACE_ACTIVE(graph))                                   \
 			dp_trace_node((graph)->id, (node)->id, (objs), (nb)); \
 	} while (0)
 

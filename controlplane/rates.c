@@ -1,0 +1,114 @@
+/* Counters sampled once a second; rates are the difference of the last two samples. */
+#include <string.h>
+
+#include <rte_cycles.h>
+
+#include "controlplane/rates.h"
+#include "dataplane/dp.h"
+#include "dataplane/node_sink.h"
+
+#define RATES_EVERY_TICKS 10	/* of 100 ms */
+#define RATES_MAX_NODES 64
+
+struct sample {
+	uint64_t tsc;
+	struct dp_port_stats port[DP_MAX_PORTS];
+	struct dp_worker_perf worker[DP_MAX_WORKERS];
+	uint64_t node[RATES_MAX_NODES];
+};
+
+static struct sample samples[2];
+static unsigned int cur, nb_samples, ticks;
+static const char *node_names[RATES_MAX_NODES];
+static unsigned int nb_nodes;
+
+static void names_init(void)
+{
+	const struct dp_sink_info *tables[] = { dp_drop_reasons, dp_punt_reasons, dp_icmp_errors };
+	unsigned int t, i;
+
+	for (t = 0; t < RTE_DIM(tables); t++)
+		for (i = 0; tables[t][i].node && nb_nodes < RATES_MAX_NODES; i++)
+			node_names[nb_nodes++] = tables[t][i].node;
+}
+
+void rates_tick(void)
+{
+	struct sample *s;
+	unsigned int i;
+
+	if (ticks++ % RATES_EVERY_TICKS != 0)
+		return;
+	if (nb_nodes == 0)
+		names_init();
+	cur ^= 1;
+	s = &samples[cur];
+	s->tsc = rte_rdtsc();
+	for (i = 0; i < dp.nb_ports; i++)
+		dp_port_stats_get(&dp.ports[i], &s->port[i]);
+	for (i = 0; i < dp.nb_workers; i++)
+		dp_worker_perf(i, &s->worker[i]);
+	for (i = 0; i < nb_nodes; i++)
+		s->node[i] = dp_node_objs(node_names[i]);
+	if (nb_samples < 2)
+		nb_samples++;
+}
+
+double rates_interval_s(void)
+{
+	const struct sample *a = &samples[cur ^ 1], *b = &samples[cur];
+
+	return nb_samples < 2 ? 0 : (double)(b->tsc - a->tsc) / rte_get_tsc_hz();
+}
+
+/* Counters that went back (clear counters) give a zero rate, not a negative one. */
+static double per_s(uint64_t before, uint64_t after, double dt)
+{
+	return dt > 0 && after > before ? (double)(after - before) / dt : 0;
+}
+
+void rates_port(unsigned int port, struct port_rates *r)
+{
+	const struct dp_port_stats *a = &samples[cur ^ 1].port[port], *b = &samples[cur].port[port];
+	double dt = rates_interval_s();
+
+	memset(r, 0, sizeof(*r));
+	if (port >= dp.nb_ports || dt <= 0)
+		return;
+	r->rx_pps = per_s(a->ipackets, b->ipackets, dt);
+	r->tx_pps = per_s(a->opackets, b->opackets, dt);
+	r->rx_bps = per_s(a->ibytes, b->ibytes, dt) * 8;
+	r->tx_bps = per_s(a->obytes, b->obytes, dt) * 8;
+}
+
+void rates_worker(unsigned int worker, struct worker_rates *r)
+{
+	const struct dp_worker_perf *a = &samples[cur ^ 1].worker[worker];
+	const struct dp_worker_perf *b = &samples[cur].worker[worker];
+	double dt = rates_interval_s();
+	uint64_t pkts, polls;
+	unsigned int s;
+
+	memset(r, 0, sizeof(*r));
+	if (worker >= dp.nb_workers || dt <= 0)
+		return;
+	pkts = b->rx_packets - a->rx_packets;
+	polls = b->polls - a->polls;
+	r->pps = pkts / dt;
+	r->busy_pct = polls ? 100.0 * (b->busy_polls - a->busy_polls) / polls : 0;
+	if (pkts == 0)
+		return;
+	r->cycles_per_packet = (double)(b->cycles - a->cycles) / pkts;
+	for (s = 0; s < DP_STAGE_MAX; s++)
+		r->stage_cpp[s] = (double)(b->stage[s].cycles - a->stage[s].cycles) / pkts;
+}
+
+double rates_node(const char *node)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_nodes; i++)
+		if (strcmp(node_names[i], node) == 0)
+			return per_s(samples[cur ^ 1].node[i], samples[cur].node[i], rates_interval_s());
+	return 0;
+}
