@@ -1,4 +1,5 @@
 /* Parses and validates ternd.conf; every error is one line naming section, key and expectation. */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -305,6 +306,32 @@ static int get_string(struct parse *p, const char *sect, const char *key, char *
 	return 0;
 }
 
+/* [metrics] listen = PORT (on loopback) or ADDRESS:PORT. */
+static int parse_metrics(struct parse *p)
+{
+	const char *s = rte_cfgfile_get_entry(p->file, "metrics", "listen");
+	char addr[INET_ADDRSTRLEN + 8], *colon, *end;
+	struct in_addr a;
+	unsigned long port;
+
+	p->cfg->metrics_listen[0] = '\0';
+	if (s == NULL)
+		return 0;
+	if (strlen(s) >= sizeof(addr) - 1)
+		return fail(p, "[metrics] listen = '%s': expected PORT or ADDRESS:PORT", s);
+	snprintf(addr, sizeof(addr), "%s", s);
+	colon = strrchr(addr, ':');
+	port = strtoul(colon ? colon + 1 : addr, &end, 10);
+	if (colon)
+		*colon = '\0';
+	if (*end != '\0' || port < 1 || port > 65535 || (colon && inet_pton(AF_INET, addr, &a) != 1))
+		return fail(p, "[metrics] listen = '%s': expected PORT or ADDRESS:PORT, such as 9101 or 127.0.0.1:9101",
+			    s);
+	snprintf(p->cfg->metrics_listen, sizeof(p->cfg->metrics_listen), "%s:%lu",
+		 colon ? addr : "127.0.0.1", port);
+	return 0;
+}
+
 static int parse_globals(struct parse *p)
 {
 	static const char *const eal_keys[] = { "args", "main_lcore", NULL };
@@ -314,6 +341,7 @@ static int parse_globals(struct parse *p)
 	static const char *const fib_keys[] = { "routes", NULL };
 	static const char *const log_keys[] = { "syslog", NULL };
 	static const char *const nl_keys[] = { "rcvbuf", NULL };
+	static const char *const metrics_keys[] = { "listen", NULL };
 	unsigned long v;
 	const char *s;
 	int rc;
@@ -322,7 +350,10 @@ static int parse_globals(struct parse *p)
 	    (rc = check_keys(p, "store", store_keys)) < 0 ||
 	    (rc = check_keys(p, "mempool", mp_keys)) < 0 ||
 	    (rc = check_keys(p, "fib", fib_keys)) < 0 || (rc = check_keys(p, "log", log_keys)) < 0 ||
-	    (rc = check_keys(p, "netlink", nl_keys)) < 0)
+	    (rc = check_keys(p, "netlink", nl_keys)) < 0 ||
+	    (rc = check_keys(p, "metrics", metrics_keys)) < 0)
+		return rc;
+	if ((rc = parse_metrics(p)) < 0)
 		return rc;
 	if ((rc = get_string(p, "eal", "args", p->cfg->eal_args, sizeof(p->cfg->eal_args))) < 0)
 		return rc;
@@ -465,8 +496,9 @@ static int parse_sections(struct parse *p)
 		if (strncmp(s, "worker ", 7) == 0)
 			continue;
 		if (strcmp(s, "eal") && strcmp(s, "api") && strcmp(s, "store") &&
-		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log") && strcmp(s, "netlink"))
-			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, api, store or log",
+		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log") && strcmp(s, "netlink") &&
+		    strcmp(s, "metrics"))
+			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, api, store, log or metrics",
 				  s);
 	}
 	for (i = 0; i < n && rc == 0; i++) {

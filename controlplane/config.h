@@ -55,6 +55,7 @@ struct tern_config {
 	unsigned int api_mode;	/* 0660: root and group tern; 0666: anyone may read */
 	char store_db[256];
 	bool log_syslog;
+	char metrics_listen[64];	/* "ADDR:PORT"; empty: no metrics endpoint */
 };
 
 /*

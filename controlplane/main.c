@@ -24,6 +24,7 @@
 #include "controlplane/eal_args.h"
 #include "controlplane/event_loop.h"
 #include "controlplane/log.h"
+#include "controlplane/metrics.h"
 #include "controlplane/netlink.h"
 #include "controlplane/rates.h"
 #include "controlplane/rib.h"
@@ -226,6 +227,7 @@ static void tick(void)
 static void shutdown_all(void)
 {
 	api_server_stop();
+	metrics_server_stop();
 	netlink_stop();
 	dp_workers_stop();
 	kni_stop();
@@ -307,6 +309,8 @@ int main(int argc, char **argv)
 		config_store_open();
 	if (rc == 0)
 		rc = api_server_start(cfg.api_socket, cfg.api_mode, err, sizeof(err));
+	if (rc == 0 && cfg.metrics_listen[0])
+		rc = metrics_server_start(cfg.metrics_listen, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "ternd: %s\n", err);
 		shutdown_all();

@@ -1,0 +1,29 @@
+/* Fuzz target: any bytes as an HTTP request to the metrics endpoint; an answer or a wait, never a crash. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "controlplane/metrics.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char req[METRICS_MAX_REQUEST];
+	size_t len = size < sizeof(req) ? size : sizeof(req), cut;
+	int head, status;
+
+	memcpy(req, data, len);
+	status = metrics_http_status(req, len, &head);
+	if (status != 0 && status != 200 && status != 400 && status != 404 && status != 405 &&
+	    status != 431)
+		__builtin_trap();
+	if (status == 0 && len == sizeof(req))
+		__builtin_trap();	/* a full buffer must get an answer */
+	/* as the bytes arrive: every prefix answers the same once complete, or waits */
+	for (cut = 0; cut < len; cut += 1 + cut / 4) {
+		int h, s = metrics_http_status(req, cut, &h);
+
+		if (s != 0 && status != 0 && s != status && s != 431)
+			__builtin_trap();
+	}
+	return 0;
+}
