@@ -89,6 +89,8 @@ static int cmd_show_workers(struct cmd_ctx *ctx)
 	}
 	if (ctx->json)
 		ob_printf(ctx->out, "]}");
+	else if (dp.nb_workers == 0)
+		ob_printf(ctx->out, "Workers: none\n");
 	else
 		ob_printf(ctx->out, "\nCycles/pkt: a stage's cycles per packet it handled (rx counts idle polls too);\n"
 			  "Recent c/rx: its cycles per packet received, over the last interval.\n");
