@@ -1,12 +1,20 @@
-/* ping and traceroute from the router: the kernel's tools, run in ternd's namespace, never blocking it. */
+/*
+ * ping and traceroute from the router, and capture through dpdk-dumpcap: tools
+ * run as processes in ternd's namespace, watched from its event loop, never blocking it.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <rte_eal.h>
+
 #include "controlplane/command.h"
+#include "dataplane/dp.h"
 
 extern char **environ;
 
@@ -55,7 +63,53 @@ static int cmd_traceroute(struct cmd_ctx *ctx)
 	return start_job(ctx, argv);
 }
 
+/*
+ * capture IFNAME [count N] [file /PATH]: dpdk-dumpcap attaches to ternd as a
+ * secondary process (rte_pdump) and writes the port's rx and tx to pcapng.
+ */
+static int cmd_capture(struct cmd_ctx *ctx)
+{
+	const struct dp_port *p = dp_port_by_name(ctx->argv[1]);
+	char prefix[64], port[8], count[16], file[256], *slash;
+	const char *rundir = rte_eal_get_runtime_dir();
+	unsigned long n = 100;
+	int i;
+
+	if (p == NULL)
+		return cmd_error(ctx, -ENODEV, "%% No port named %s", ctx->argv[1]);
+	if (!rte_eal_has_hugepages())
+		return cmd_error(ctx, -ENOTSUP, "%% Capture needs ternd on hugepages: dpdk-dumpcap attaches "
+				 "as a secondary process, which --no-huge does not allow");
+	snprintf(file, sizeof(file), "/var/tmp/tern-%s-%ld.pcapng", p->name, (long)time(NULL));
+	for (i = 2; i + 1 < ctx->argc; i += 2) {
+		if (strcmp(ctx->argv[i], "count") == 0) {
+			n = strtoul(ctx->argv[i + 1], NULL, 10);
+			if (n < 1 || n > 10000000)
+				return cmd_error(ctx, -ERANGE, "%% A capture takes 1 to 10000000 packets");
+		} else if (ctx->argv[i + 1][0] != '/' || strlen(ctx->argv[i + 1]) >= sizeof(file)) {
+			return cmd_error(ctx, -EINVAL, "%% The capture file must be an absolute path");
+		} else {
+			snprintf(file, sizeof(file), "%s", ctx->argv[i + 1]);
+		}
+	}
+	slash = strrchr(rundir, '/');
+	snprintf(prefix, sizeof(prefix), "--file-prefix=%s", slash ? slash + 1 : rundir);
+	snprintf(port, sizeof(port), "%u", p->port_id);
+	snprintf(count, sizeof(count), "%lu", n);
+	{
+		/* at most a minute, whatever the count */
+		char *const argv[] = { "timeout", "70", "dpdk-dumpcap", prefix, "-i", port, "-c", count,
+				       "-a", "duration:60", "-w", file, NULL };
+
+		return start_job(ctx, argv);
+	}
+}
+
 const struct cmd_def cmd_tools_table[] = {
+	{ CMD_MODE_EXEC, "capture IFNAME", "Capture 100 packets of a port (rx and tx) to pcapng with dpdk-dumpcap", cmd_capture, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "capture IFNAME count NUMBER", "Capture N packets of a port", cmd_capture, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "capture IFNAME file WORD", "Capture 100 packets into a file (absolute path)", cmd_capture, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "capture IFNAME count NUMBER file WORD", "Capture N packets into a file", cmd_capture, CMD_F_CONFIG },
 	{ CMD_MODE_EXEC, "ping A.B.C.D", "Send 5 echo requests from the router", cmd_ping, 0 },
 	{ CMD_MODE_EXEC, "traceroute A.B.C.D", "Trace the path from the router", cmd_traceroute, 0 },
 	{ 0 },

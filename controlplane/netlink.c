@@ -50,6 +50,8 @@ static int apply_one(const struct nlmsghdr *nlh, void *data)
 	stats.messages++;
 	if (nl_parse(nlh, &m) < 0) {
 		stats.malformed++;
+		TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a malformed message (type %u, %u bytes) ignored",
+				     nlh->nlmsg_type, nlh->nlmsg_len);
 		return MNL_CB_OK;	/* one bad message never stops the rest */
 	}
 	mirror_apply(&m, &stats);
@@ -183,6 +185,8 @@ void netlink_drain(void)
 
 		if (r >= 0 && from.nl_pid != 0) {
 			stats.malformed++;	/* only the kernel speaks for the kernel */
+			TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a message from process %u, not the kernel, ignored",
+					     from.nl_pid);
 			continue;
 		}
 		if (r < 0) {

@@ -79,7 +79,7 @@ static void apply_addr(const struct nl_msg *m)
 	if (m->del)
 		rib_addr_del(port, m->addr.ip, m->addr.len);
 	else if (rib_addr_add(port, m->addr.ip, m->addr.len) < 0)
-		TERN_LOG(rib, WARNING, "address on %s not mirrored: the address table is full",
+		TERN_LOG_RATELIMITED(rib, WARNING, "address on %s not mirrored: the address table is full",
 			 dp.ports[port].name);
 }
 
@@ -152,7 +152,7 @@ static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 	}
 	rc = rib_route_add(r->prefix, r->len, &a, &s);
 	if (rc < 0)
-		TERN_LOG(rib, WARNING, "cannot mirror route %u.%u.%u.%u/%u: %s", r->prefix >> 24,
+		TERN_LOG_RATELIMITED(rib, WARNING, "cannot mirror route %u.%u.%u.%u/%u: %s", r->prefix >> 24,
 			 (r->prefix >> 16) & 255, (r->prefix >> 8) & 255, r->prefix & 255, r->len,
 			 strerror(-rc));
 }
@@ -171,7 +171,7 @@ static void apply_neigh(const struct nl_msg *m)
 	}
 	memcpy(mac.addr_bytes, n->mac, 6);
 	if (rib_neigh_set(port, n->ip, &mac, n->state & NUD_PERMANENT) < 0)
-		TERN_LOG(rib, WARNING, "neighbour %u.%u.%u.%u not mirrored: the neighbour table is full",
+		TERN_LOG_RATELIMITED(rib, WARNING, "neighbour %u.%u.%u.%u not mirrored: the neighbour table is full",
 			 n->ip >> 24, (n->ip >> 16) & 255, (n->ip >> 8) & 255, n->ip & 255);
 }
 

@@ -3,9 +3,11 @@
 
 #include <rte_cycles.h>
 
+#include "controlplane/log.h"
 #include "controlplane/rates.h"
 #include "dataplane/dp.h"
 #include "dataplane/node_sink.h"
+#include "dataplane/punt.h"
 
 #define RATES_EVERY_TICKS 10	/* of 100 ms */
 #define RATES_MAX_NODES 64
@@ -15,6 +17,7 @@ struct sample {
 	struct dp_port_stats port[DP_MAX_PORTS];
 	struct dp_worker_perf worker[DP_MAX_WORKERS];
 	uint64_t node[RATES_MAX_NODES];
+	uint64_t policed[DP_MAX_PORTS], ring_full[DP_MAX_PORTS];
 };
 
 static struct sample samples[2];
@@ -30,6 +33,26 @@ static void names_init(void)
 	for (t = 0; t < RTE_DIM(tables); t++)
 		for (i = 0; tables[t][i].node && nb_nodes < RATES_MAX_NODES; i++)
 			node_names[nb_nodes++] = tables[t][i].node;
+}
+
+/* Packets the punt path refused in the last second: a flood at the router, said in the log. */
+static void warn_floods(void)
+{
+	const struct sample *a = &samples[cur ^ 1], *b = &samples[cur];
+	unsigned int i;
+
+	for (i = 0; i < dp.nb_ports; i++) {
+		uint64_t policed = b->policed[i] - a->policed[i], full = b->ring_full[i] - a->ring_full[i];
+
+		if (b->policed[i] > a->policed[i] && policed)
+			TERN_LOG_RATELIMITED(main, WARNING, "%s: %lu packets for the kernel over the punt "
+					     "policer in the last second (a flood at the router?)",
+					     dp.ports[i].name, policed);
+		if (b->ring_full[i] > a->ring_full[i] && full)
+			TERN_LOG_RATELIMITED(main, WARNING, "%s: %lu packets lost at a full punt ring in "
+					     "the last second (the exception path is behind)",
+					     dp.ports[i].name, full);
+	}
 }
 
 void rates_tick(void)
@@ -50,8 +73,17 @@ void rates_tick(void)
 		dp_worker_perf(i, &s->worker[i]);
 	for (i = 0; i < nb_nodes; i++)
 		s->node[i] = dp_node_objs(node_names[i]);
+	for (i = 0; i < dp.nb_ports; i++) {
+		struct dp_punt_stats ps;
+
+		dp_punt_stats(i, &ps);
+		s->policed[i] = ps.policed;
+		s->ring_full[i] = ps.ring_full;
+	}
 	if (nb_samples < 2)
 		nb_samples++;
+	else
+		warn_floods();
 }
 
 double rates_interval_s(void)

@@ -327,7 +327,7 @@ int rib_commit(void)
 	}
 	nb_released = 0;
 	if (rc < 0)
-		TERN_LOG(rib, ERR, "FIB update failed: %s", strerror(-rc));
+		TERN_LOG_RATELIMITED(rib, ERR, "FIB update failed: %s", strerror(-rc));
 	return rc;
 }
 

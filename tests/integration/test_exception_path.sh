@@ -79,4 +79,7 @@ say "flood: $sent echo requests in $secs s; $local_n reached the kernel (at most
 check "the policer held the kernel to 200 pps + burst" [ "$local_n" -le "$allowed" ]
 check "the policer counted what it dropped" [ "$policed" -gt 0 ]
 check "transit forwarding went on during the flood" grep -q " 0% packet loss" "$T_DIR/transit.txt"
+wait_for "the log says dp0 is flooded, once a second at most" \
+	grep -q "dp0: [0-9]* packets for the kernel over the punt policer in the last second" "$T_DIR/ternd.log"
+check "and not more than 5 times in 10 s" [ "$(grep -c "over the punt policer" "$T_DIR/ternd.log")" -le 6 ]
 tern_test_end

@@ -19,6 +19,17 @@ check "dpdk-dumpcap attached to ternd and captured 10 packets on dp1" [ $? -eq 0
 out=$(tcpdump -n -r "$T_DIR/dp1.pcapng" 2>/dev/null)
 check "the capture holds the forwarded echo requests to h2" grep -q "198.18.0.2 > 198.18.1.2: ICMP echo request" <<<"$out"
 
+# the same through tern's own front end
+ip netns exec "$H1" ping -c 40 -i 0.05 -W 1 198.18.1.2 >/dev/null &
+T_PIDS+=($!)
+out=$(tern_cli -c "capture dp1 count 6 file $T_DIR/front.pcapng" 2>&1)
+check "tern's capture runs dpdk-dumpcap on dp1 and reports the packets ($(grep -o "Packets received/dropped.*" <<<"$out"))" \
+	grep -q "Packets received/dropped on interface 'net_tap1': 6/" <<<"$out"
+check "its file holds the forwarded echo requests" \
+	grep -q "198.18.0.2 > 198.18.1.2: ICMP echo request" <<<"$(tcpdump -n -r "$T_DIR/front.pcapng" 2>/dev/null)"
+check "a relative capture file is refused with a sentence" \
+	grep -q "The capture file must be an absolute path" <<<"$(tern_cli -c "capture dp1 file x.pcap" 2>&1)"
+
 out=$(echo "/tern/errors" | timeout 10 dpdk-telemetry.py -f "$T_ID" 2>&1)
 check "dpdk-telemetry.py reads /tern/errors" grep -q '"drop_blackhole"' <<<"$out"
 out=$(echo "/ethdev/stats,1" | timeout 10 dpdk-telemetry.py -f "$T_ID" 2>&1)

@@ -51,6 +51,8 @@ check "a trace of 50 on an idle port stays armed" armed
 tern_cli -c "no trace"
 check "no trace disarms it" disarmed
 check_not "trace of a port that does not exist is refused" tern_cli -c "trace dp9"
+check "capture on a ternd without hugepages says why it cannot" \
+	grep -q "Capture needs ternd on hugepages" <<<"$(tern_cli -c "capture dp0" 2>&1)"
 check "a count over the buffer is refused with a sentence" \
 	grep -q "A trace takes 1 to 256 packets" <<<"$(tern_cli -c "trace dp0 count 5000" 2>&1)"
 ip netns exec "$H1" ping -c 3 -i 0.2 -W 2 198.18.1.2 >/dev/null
