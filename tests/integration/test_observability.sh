@@ -30,6 +30,10 @@ check "its file holds the forwarded echo requests" \
 check "a relative capture file is refused with a sentence" \
 	grep -q "The capture file must be an absolute path" <<<"$(tern_cli -c "capture dp1 file x.pcap" 2>&1)"
 
+out=$(timeout 20 dpdk-proc-info --file-prefix="$T_ID" --no-pci --log-level='*:error' -- --stats 2>&1)
+check "dpdk-proc-info attaches as a secondary process and reads both ports' stats" \
+	[ "$(grep -c "NIC statistics for port" <<<"$out")" -eq 2 ]
+
 out=$(echo "/tern/errors" | timeout 10 dpdk-telemetry.py -f "$T_ID" 2>&1)
 check "dpdk-telemetry.py reads /tern/errors" grep -q '"drop_blackhole"' <<<"$out"
 out=$(echo "/ethdev/stats,1" | timeout 10 dpdk-telemetry.py -f "$T_ID" 2>&1)
