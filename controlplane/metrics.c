@@ -148,6 +148,10 @@ static void tables(struct outbuf *ob)
 	ob_printf(ob, "tern_netlink_messages_total %lu\n", ns->messages);
 	family(ob, "tern_netlink_malformed", "counter", "Netlink messages refused as malformed");
 	ob_printf(ob, "tern_netlink_malformed_total %lu\n", ns->malformed);
+	family(ob, "tern_netlink_refused", "counter", "Kernel entries not mirrored because a table was full");
+	ob_printf(ob, "tern_netlink_refused_total{table=\"routes\"} %lu\n", ns->routes_refused);
+	ob_printf(ob, "tern_netlink_refused_total{table=\"neighbours\"} %lu\n", ns->neighs_refused);
+	ob_printf(ob, "tern_netlink_refused_total{table=\"addresses\"} %lu\n", ns->addrs_refused);
 	family(ob, "tern_netlink_resyncs", "counter", "Full resynchronisations with the kernel");
 	ob_printf(ob, "tern_netlink_resyncs_total %lu\n", ns->resyncs);
 	family(ob, "tern_netlink_overflows", "counter", "Times the kernel dropped notifications (ENOBUFS)");

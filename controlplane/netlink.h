@@ -18,6 +18,7 @@ struct nl_stats {
 	uint64_t links, addrs, routes, neighs;
 	uint64_t malformed;
 	uint64_t routes_skipped;	/* not through a port, another table, unsupported type */
+	uint64_t routes_refused, neighs_refused, addrs_refused;	/* a table was full */
 	uint64_t resyncs;
 	uint64_t overflows;		/* ENOBUFS: the kernel dropped messages for us */
 	uint64_t swept;			/* stale entries removed by resyncs */

@@ -70,7 +70,7 @@ static void apply_link(const struct nl_msg *m)
 	}
 }
 
-static void apply_addr(const struct nl_msg *m)
+static void apply_addr(const struct nl_msg *m, struct nl_stats *st)
 {
 	int port = mirror_ifindex_port(m->addr.ifindex);
 
@@ -78,7 +78,7 @@ static void apply_addr(const struct nl_msg *m)
 		return;
 	if (m->del)
 		rib_addr_del(port, m->addr.ip, m->addr.len);
-	else if (rib_addr_add(port, m->addr.ip, m->addr.len) < 0)
+	else if (rib_addr_add(port, m->addr.ip, m->addr.len) < 0 && ++st->addrs_refused)
 		TERN_LOG_RATELIMITED(rib, WARNING, "address on %s not mirrored: the address table is full",
 			 dp.ports[port].name);
 }
@@ -151,13 +151,13 @@ static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 		return;
 	}
 	rc = rib_route_add(r->prefix, r->len, &a, &s);
-	if (rc < 0)
+	if (rc < 0 && ++st->routes_refused)
 		TERN_LOG_RATELIMITED(rib, WARNING, "cannot mirror route %u.%u.%u.%u/%u: %s", r->prefix >> 24,
 			 (r->prefix >> 16) & 255, (r->prefix >> 8) & 255, r->prefix & 255, r->len,
 			 strerror(-rc));
 }
 
-static void apply_neigh(const struct nl_msg *m)
+static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
 {
 	const struct nl_neigh *n = &m->neigh;
 	int port = mirror_ifindex_port(n->ifindex);
@@ -170,7 +170,7 @@ static void apply_neigh(const struct nl_msg *m)
 		return;
 	}
 	memcpy(mac.addr_bytes, n->mac, 6);
-	if (rib_neigh_set(port, n->ip, &mac, n->state & NUD_PERMANENT) < 0)
+	if (rib_neigh_set(port, n->ip, &mac, n->state & NUD_PERMANENT) < 0 && ++st->neighs_refused)
 		TERN_LOG_RATELIMITED(rib, WARNING, "neighbour %u.%u.%u.%u not mirrored: the neighbour table is full",
 			 n->ip >> 24, (n->ip >> 16) & 255, (n->ip >> 8) & 255, n->ip & 255);
 }
@@ -182,9 +182,9 @@ void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
 		 m->kind == NL_ROUTE ? "route" : m->kind == NL_NEIGH ? "neighbour" : "other");
 	switch (m->kind) {
 	case NL_LINK: st->links++; apply_link(m); break;
-	case NL_ADDR: st->addrs++; apply_addr(m); break;
+	case NL_ADDR: st->addrs++; apply_addr(m, st); break;
 	case NL_ROUTE: st->routes++; apply_route(m, st); break;
-	case NL_NEIGH: st->neighs++; apply_neigh(m); break;
+	case NL_NEIGH: st->neighs++; apply_neigh(m, st); break;
 	case NL_IGNORED: break;
 	}
 }

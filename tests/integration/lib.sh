@@ -82,7 +82,7 @@ write_tap_config() {	# NPORTS [extra lines]
 		echo "[mempool]"
 		echo "mbufs = 8192"
 		echo "[fib]"
-		echo "routes = 65536"
+		echo "routes = ${T_FIB_ROUTES:-65536}"
 		echo "[api]"
 		echo "socket = $T_SOCK"
 		echo "mode = ${T_SOCK_MODE:-0660}"
