@@ -73,6 +73,7 @@ extern const struct cmd_def cmd_tools_table[];
 extern const struct cmd_def cmd_logging_table[];
 extern const struct cmd_def cmd_trace_table[];
 extern const struct cmd_def cmd_workers_table[];
+extern const struct cmd_def cmd_resources_table[];
 
 /* The control thread's tick for the trace commands: ends a trace once it is complete. */
 void cmd_trace_tick(void);

@@ -71,6 +71,18 @@ static inline uint32_t mask(uint8_t len)
 	return len ? ~0u << (32 - len) : 0;
 }
 
+static unsigned int rib_max_routes;
+
+void rib_limits(struct rib_counts *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->routes[RIB_SRC_KERNEL] = rib_max_routes;	/* shared by every source */
+	l->alternates = RIB_MAX_ALTERNATES;
+	l->nexthops = DP_NH_MAX - 1;
+	l->neighbours = RIB_MAX_NEIGHS;
+	l->addresses = RIB_MAX_ADDRS;
+}
+
 int rib_init(unsigned int max_routes)
 {
 	struct rte_hash_parameters prm = {
@@ -81,6 +93,7 @@ int rib_init(unsigned int max_routes)
 		.socket_id = SOCKET_ID_ANY,
 	};
 
+	rib_max_routes = max_routes;
 	routes = rte_hash_create(&prm);
 	recs = calloc(max_routes + 1, sizeof(*recs));
 	alts = calloc(RIB_MAX_ALTERNATES, sizeof(*alts));

@@ -111,6 +111,8 @@ struct rib_counts {
 	unsigned int addresses;
 };
 void rib_counts(struct rib_counts *c);
+/* Each table's capacity, in the same shape (routes[RIB_SRC_KERNEL]: all routes). */
+void rib_limits(struct rib_counts *l);
 
 const char *rib_kproto_name(uint8_t kproto);
 const char *rib_nh_type_name(enum rib_nh_type t);

@@ -147,6 +147,9 @@ port_mac() { tern_cli --json -c "show interfaces $1" | /usr/bin/python3 -c 'impo
 json_field() {	# PYTHON-EXPR over the parsed JSON "j"
 	/usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"
 }
+json_true() {	# PYTHON-EXPR over the parsed JSON "j" on stdin: succeeds when it is true
+	/usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); sys.exit(0 if ($1) else 1)"
+}
 
 # The usual topology: ternd in R with dp0 198.18.0.1/24 (host H1 198.18.0.2) and
 # dp1 198.18.1.1/24 (host H2 198.18.1.2), addresses configured through tern.

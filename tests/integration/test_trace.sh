@@ -14,9 +14,6 @@ traced() {	# FATE-PREFIX -> how many traced packets have a fate starting so
 }
 armed() { [ "$(trace_json | json_field 'j["armed"]')" = True ]; }
 disarmed() { ! armed; }
-json_true() {	# PYTHON-EXPR over the parsed JSON "j" on stdin: passes when true
-	/usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); sys.exit(0 if ($1) else 1)"
-}
 
 check "show trace before any trace says how to start one" \
 	grep -q "No trace yet" <<<"$(tern_cli -c "show trace")"

@@ -8,9 +8,6 @@ two_hosts
 ip netns exec "$H1" ping -c 2 -i 0.2 -W 2 198.18.1.2 >/dev/null
 wait_for "h2 is a forward entry in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
 
-json_true() {	# PYTHON-EXPR over the parsed JSON "j" on stdin: passes when true
-	/usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); sys.exit(0 if ($1) else 1)"
-}
 ip netns exec "$H1" ping -q -c 2500 -i 0.002 -W 1 198.18.1.2 >/dev/null 2>&1 &
 ping_pid=$!
 T_PIDS+=("$ping_pid")

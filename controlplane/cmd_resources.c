@@ -1,0 +1,75 @@
+/* show memory: packet pools in use, and every table's use against its limit. */
+#include <stdio.h>
+
+#include <rte_mempool.h>
+
+#include "controlplane/command.h"
+#include "controlplane/netlink.h"
+#include "controlplane/rib.h"
+#include "dataplane/dp.h"
+#include "dataplane/fib.h"
+
+static int cmd_show_memory(struct cmd_ctx *ctx)
+{
+	const struct nl_stats *ns = netlink_stats();
+	struct rib_counts c, l;
+	unsigned int s, n = 0;
+	const struct {
+		const char *name, *limit_from;
+		uint64_t refused;
+	} tables[] = {
+		{ "routes", "[fib] routes", ns->routes_refused },
+		{ "route alternates", "fixed", 0 },
+		{ "nexthops", "fixed", 0 },
+		{ "neighbours", "fixed", ns->neighs_refused },
+		{ "addresses", "fixed", ns->addrs_refused },
+	};
+	unsigned int used[5], limit[5], t;
+
+	rib_counts(&c);
+	rib_limits(&l);
+	used[0] = c.routes[RIB_SRC_KERNEL] + c.routes[RIB_SRC_ADJACENCY], limit[0] = l.routes[RIB_SRC_KERNEL];
+	used[1] = c.alternates, limit[1] = l.alternates;
+	used[2] = c.nexthops, limit[2] = l.nexthops;
+	used[3] = c.neighbours, limit[3] = l.neighbours;
+	used[4] = c.addresses, limit[4] = l.addresses;
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"pools\": [");
+	} else {
+		ob_printf(ctx->out, "%-20s %6s %10s %10s %10s %8s\n", "Packet pool", "Socket", "Size",
+			  "In use", "Free", "Cache");
+	}
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		const struct rte_mempool *mp = dp.pools[s];
+
+		if (mp == NULL)
+			continue;
+		ob_printf(ctx->out, ctx->json ?
+			  "%s{\"name\": \"%s\", \"socket\": %u, \"size\": %u, \"in_use\": %u, \"free\": %u, \"cache\": %u}" :
+			  "%s%-20s %6u %10u %10u %10u %8u\n", ctx->json && n ? ", " : "", mp->name, s,
+			  mp->size, rte_mempool_in_use_count(mp), rte_mempool_avail_count(mp),
+			  mp->cache_size);
+		n++;
+	}
+	if (ctx->json)
+		ob_printf(ctx->out, "], \"tables\": {");
+	else
+		ob_printf(ctx->out, "\n%-20s %10s %10s %10s  %s\n", "Table", "Used", "Limit", "Refused",
+			  "Limit set by");
+	for (t = 0; t < RTE_DIM(tables); t++)
+		ob_printf(ctx->out, ctx->json ?
+			  "%s\"%s\": {\"used\": %u, \"limit\": %u, \"refused\": %lu}" :
+			  "%s%-20s %10u %10u %10lu  %s\n", ctx->json && t ? ", " : "", tables[t].name,
+			  used[t], limit[t], tables[t].refused, ctx->json ? "" : tables[t].limit_from);
+	if (ctx->json)
+		ob_printf(ctx->out, "}, \"fib_bytes\": %zu}", dp_fib_memory());
+	else
+		ob_printf(ctx->out, "\nFIB: %.1f MiB in its two copies\n", dp_fib_memory() / 1048576.0);
+	return 0;
+}
+
+const struct cmd_def cmd_resources_table[] = {
+	{ CMD_MODE_EXEC, "show memory", "Packet pools in use, and tables against their limits", cmd_show_memory, 0 },
+	{ 0 },
+};
