@@ -49,6 +49,9 @@ struct gen_state {
 	uint8_t templ[RTE_ETHER_MAX_LEN];
 	unsigned int len;
 	uint16_t flow_cksum[GEN_MAX_FLOWS];	/* IP checksum of each flow's header */
+	uint16_t flood_cksum;
+	unsigned int flood_acc;
+	uint64_t flood_tx;
 	uint32_t seq;
 	uint32_t next_expected;		/* the sequence number after the highest seen */
 	uint64_t phase2_tsc;		/* when the second phase began; 0: none */
@@ -72,11 +75,20 @@ static void gen_prepare(struct gen_state *g)
 		ip = (const struct rte_ipv4_hdr *)(tmp + sizeof(struct rte_ether_hdr));
 		g->flow_cksum[f] = ip->hdr_checksum;
 	}
+	if (g->p->flood_share) {
+		struct gen_params fp = *g->p;
+		uint8_t tmp[RTE_ETHER_MAX_LEN];
+
+		fp.dst_ip = fp.flood_ip;
+		gen_build_frame(&fp, &g->src_mac, 0, 0, 0, tmp);
+		g->flood_cksum = ((const struct rte_ipv4_hdr *)(tmp + sizeof(struct rte_ether_hdr)))->hdr_checksum;
+	}
 }
 
 static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
 {
 	struct rte_mbuf *m[GEN_BURST];
+	bool flood[GEN_BURST];
 	uint16_t i, sent;
 
 	if (rte_pktmbuf_alloc_bulk(g->mp, m, n) != 0)
@@ -95,12 +107,26 @@ static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
 		st->seq = g->seq++;
 		st->tsc = now;
 		m[i]->data_len = m[i]->pkt_len = g->len;
+		/* a share of the frames goes to the flood address instead, unstamped */
+		flood[i] = false;
+		if (g->p->flood_share && (g->flood_acc += g->p->flood_share) >= 100) {
+			g->flood_acc -= 100;
+			flood[i] = true;
+			g->seq--;
+			ip->dst_addr = rte_cpu_to_be_32(g->p->flood_ip);
+			ip->hdr_checksum = g->flood_cksum;
+			st->magic = 0;
+		}
 	}
 	sent = rte_eth_tx_burst(g->p->tx_port, 0, m, n);
-	if (sent < n) {
-		g->seq -= n - sent;	/* unsent frames never existed */
-		rte_pktmbuf_free_bulk(m + sent, n - sent);
+	for (i = 0; i < n; i++) {
+		if (flood[i] && i < sent)
+			g->flood_tx++;
+		else if (!flood[i] && i >= sent)
+			g->seq--;	/* unsent frames never existed */
 	}
+	if (sent < n)
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
 	return sent;
 }
 
@@ -178,12 +204,15 @@ static uint64_t gen_phase_n(struct gen_state *const *gs, unsigned int ng, double
 				n = due > sent[d] ? (due - sent[d] > GEN_BURST ? GEN_BURST : due - sent[d]) : 0;
 			}
 			if (n) {
+				uint64_t flood_before = g->flood_tx;
 				uint16_t s = gen_send(g, n, now);
 
 				sent[d] += s;
 				total += s;
 				if (count)
-					g->tx += s;
+					g->tx += s - (g->flood_tx - flood_before);
+				else
+					g->flood_tx = flood_before;
 			}
 			gen_receive(g, count);
 		}
@@ -218,12 +247,13 @@ int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_resul
 		gen_phase(&g, p->warmup_s, 1000, false);
 	gen_phase(&g, 0.05, -1, false);		/* drain what the warm-up left in flight */
 	g.next_expected = g.seq;
-	g.tx = g.rx = g.foreign = g.reordered = 0;
+	g.tx = g.rx = g.foreign = g.reordered = g.flood_tx = 0;
 	t0 = rte_rdtsc();
 	gen_phase(&g, p->duration_s, p->rate_pps, true);
 	t1 = rte_rdtsc();
 	gen_phase(&g, 0.1, -1, true);		/* late frames still count */
 	r->tx = g.tx;
+	r->flood_tx = g.flood_tx;
 	r->rx = g.rx;
 	r->foreign = g.foreign;
 	r->reordered = g.reordered;

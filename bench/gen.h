@@ -26,10 +26,13 @@ struct gen_params {
 	double rate_pps;	/* 0: as fast as the port takes them */
 	double duration_s;
 	double warmup_s;	/* learning frames at a low rate before the trial */
+	uint32_t flood_ip;	/* host order; with flood_share, that share of the frames goes there */
+	unsigned int flood_share;	/* percent, 0..99: frames to flood_ip, never counted as ours */
 };
 
 struct gen_result {
-	uint64_t tx;
+	uint64_t tx;		/* ours, the flood's excluded */
+	uint64_t flood_tx;
 	uint64_t rx;
 	uint64_t foreign;	/* frames received that were not ours */
 	uint64_t reordered;

@@ -44,6 +44,8 @@ static void usage(FILE *f)
 		"  --duration S      trial length in seconds (5); --warmup S learning time (1)\n"
 		"  --tx N, --rx N    port indexes that send and receive (0, 1)\n"
 		"  --queues N        rx queues per port, all polled (1; a router may send on several)\n"
+		"  --flood-ip A.B.C.D --flood-share PCT  send that share of the frames there instead\n"
+		"                    (the router's own address: a flood beside the measured traffic)\n"
 		"  --json            one JSON object instead of text\n");
 }
 
@@ -67,7 +69,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "duration", required_argument, NULL, 't' }, { "warmup", required_argument, NULL, 'w' },
 		{ "tx", required_argument, NULL, 'T' }, { "rx", required_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'j' }, { "link-wait", required_argument, NULL, 'L' },
-		{ "queues", required_argument, NULL, 'Q' },
+		{ "queues", required_argument, NULL, 'Q' }, { "flood-ip", required_argument, NULL, 'F' },
+		{ "flood-share", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	bool have_mac = false;
@@ -134,6 +137,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (*end || o->gen.nb_rxq < 1 || o->gen.nb_rxq > 16)
 				return fprintf(stderr, "tern-bench: --queues '%s': expected 1 to 16\n", optarg), -EINVAL;
 			break;
+		case 'F':
+			if (parse_ip(optarg, &o->gen.flood_ip) < 0)
+				return fprintf(stderr, "tern-bench: '%s' is not an IPv4 address\n", optarg), -EINVAL;
+			break;
+		case 'S':
+			o->gen.flood_share = strtoul(optarg, &end, 10);
+			if (*end || o->gen.flood_share > 99)
+				return fprintf(stderr, "tern-bench: --flood-share '%s': expected 0 to 99 %%\n", optarg), -EINVAL;
+			break;
 		case 'j': o->json = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -EINVAL;
@@ -142,6 +154,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (o->nb_ports == 0 || !have_mac) {
 		fprintf(stderr, "tern-bench: --port and --dst-mac are required\n");
 		usage(stderr);
+		return -EINVAL;
+	}
+	if (o->gen.flood_share && !o->gen.flood_ip) {
+		fprintf(stderr, "tern-bench: --flood-share needs --flood-ip\n");
 		return -EINVAL;
 	}
 	if (o->gen.tx_port >= o->nb_ports || o->gen.rx_port >= o->nb_ports) {
@@ -167,15 +183,21 @@ static void report(const struct options *o, const struct gen_result *r)
 		printf("{\"frame_size\": %u, \"flows\": %u, \"rate\": \"%s\", \"duration_s\": %.3f, "
 		       "\"tx_packets\": %lu, \"rx_packets\": %lu, \"tx_pps\": %.0f, \"rx_pps\": %.0f, "
 		       "\"loss_percent\": %.6f, \"reordered\": %lu, \"foreign\": %lu, "
+		       "\"flood_packets\": %lu, \"flood_pps\": %.0f, "
 		       "\"latency_ns\": {\"min\": %lu, \"avg\": %.0f, \"p50\": %lu, \"p99\": %lu, \"max\": %lu}}\n",
 		       o->gen.frame_size, o->gen.flows, rate, r->elapsed_s, r->tx, r->rx, r->tx_pps,
-		       r->rx_pps, loss, r->reordered, r->foreign, h->count ? h->min : 0, avg,
+		       r->rx_pps, loss, r->reordered, r->foreign, r->flood_tx,
+		       r->flood_tx / r->elapsed_s, h->count ? h->min : 0, avg,
 		       hist_quantile(h, 0.5), hist_quantile(h, 0.99), h->max);
 		return;
 	}
 	printf("tern-bench gen: %u-byte frames, %u flow(s), rate %s, %.1f s\n", o->gen.frame_size,
 	       o->gen.flows, rate, r->elapsed_s);
 	printf("  sent     %12lu packets  %8.3f Mpps\n", r->tx, r->tx_pps / 1e6);
+	if (r->flood_tx)
+		printf("  flood    %12lu packets  %8.3f Mpps to %u.%u.%u.%u (not counted above)\n",
+		       r->flood_tx, r->flood_tx / r->elapsed_s / 1e6, o->gen.flood_ip >> 24,
+		       (o->gen.flood_ip >> 16) & 255, (o->gen.flood_ip >> 8) & 255, o->gen.flood_ip & 255);
 	printf("  received %12lu packets  %8.3f Mpps  loss %.4f %%  reordered %lu\n", r->rx,
 	       r->rx_pps / 1e6, loss, r->reordered);
 	if (h->count)
