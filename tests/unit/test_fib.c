@@ -77,6 +77,41 @@ static void test_fib_lookup_answers_longest_prefix(void **state)
 	assert_int_equal(dp_fib_lookup(NET + 0x0511), 1);
 }
 
+/*
+ * A big batch is applied in address order: operations on one prefix must keep
+ * their order (add, delete, add again), and both copies must end alike.
+ */
+static void test_fib_batch_keeps_the_order_of_one_prefix(void **state)
+{
+	struct dp_fib_op ops[300];
+	unsigned int n = 0, i, c;
+
+	(void)state;
+	for (i = 0; i < 100; i++)	/* filler, scattered, so the batch is sorted */
+		ops[n++] = (struct dp_fib_op){ .prefix = 0x0b000000u + ((i * 7919) % 100) * 256,
+					       .depth = 24, .nh = 1 };
+	ops[n++] = (struct dp_fib_op){ .prefix = 0x0c000000u, .depth = 16, .nh = 1 };
+	ops[n++] = (struct dp_fib_op){ .prefix = 0x0c000000u, .depth = 16, .del = 1 };
+	ops[n++] = (struct dp_fib_op){ .prefix = 0x0c000000u, .depth = 16, .nh = 2 };
+	ops[n++] = (struct dp_fib_op){ .prefix = 0x0d000000u, .depth = 16, .nh = 3 };
+	ops[n++] = (struct dp_fib_op){ .prefix = 0x0d000000u, .depth = 16, .del = 1 };
+	ops[n++] = (struct dp_fib_op){ .prefix = 0x0d000000u, .depth = 24, .nh = 3 };
+	for (i = 0; i < 100; i++)
+		ops[n++] = (struct dp_fib_op){ .prefix = 0x0a000000u + i * 256, .depth = 24, .nh = 1 };
+	assert_int_equal(dp_fib_apply(ops, n), 0);
+	for (c = 0; c < 2; c++) {	/* each copy in turn becomes the active one */
+		assert_int_equal(dp_fib_lookup(0x0c000101u), 2);
+		assert_int_equal(dp_fib_lookup(0x0d000101u), DP_NH_NONE);
+		assert_int_equal(dp_fib_lookup(0x0d000001u), 3);
+		assert_int_equal(dp_fib_lookup(0x0a006301u), 1);
+		assert_int_equal(dp_fib_add(0x0e000000u, 8, 1), 0);	/* swaps the copies */
+	}
+	for (i = 0; i < n; i++)
+		if (!ops[i].del)
+			dp_fib_del(ops[i].prefix, ops[i].depth);
+	dp_fib_del(0x0e000000u, 8);
+}
+
 static void test_fib_updates_never_expose_a_gap_or_torn_nexthop(void **state)
 {
 	unsigned int i, lcore = rte_get_next_lcore(-1, 1, 0);
@@ -117,6 +152,7 @@ int main(void)
 			 "--file-prefix", prefix, "--log-level", "error", NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fib_lookup_answers_longest_prefix),
+		cmocka_unit_test(test_fib_batch_keeps_the_order_of_one_prefix),
 		cmocka_unit_test(test_fib_updates_never_expose_a_gap_or_torn_nexthop),
 	};
 
