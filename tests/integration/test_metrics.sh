@@ -81,8 +81,9 @@ check "the drop counter matches show errors" \
 check "HEAD /metrics answers 200" grep -q "^200 " <<<"$(http "$R" http://127.0.0.1:9101/metrics HEAD)"
 check "another path answers 404" grep -q "^404 " <<<"$(http "$R" http://127.0.0.1:9101/)"
 check "another method answers 405" grep -q "^405 " <<<"$(http "$R" http://127.0.0.1:9101/metrics POST)"
-check "garbage gets 400 and ternd stays up" bash -c \
-	"printf 'NONSENSE\r\n\r\n' | ip netns exec $R timeout 3 /usr/bin/python3 -c 'import socket,sys; s=socket.create_connection((\"127.0.0.1\",9101)); s.sendall(sys.stdin.buffer.read()); print(s.recv(100).decode())' | grep -q '400 Bad Request' && kill -0 $T_TERND_PID"
+garbage=$(printf 'NONSENSE\r\n\r\n' | ip netns exec "$R" timeout 3 /usr/bin/python3 -c 'import socket,sys; s=socket.create_connection(("127.0.0.1",9101)); s.sendall(sys.stdin.buffer.read()); print(s.recv(100).decode())')
+check "garbage gets 400" grep -q '400 Bad Request' <<<"$garbage"
+check "and ternd stays up" kill -0 "$T_TERND_PID"
 not_from_h1() { ! http "$H1" http://198.18.0.1:9101/metrics | grep -q '^200'; }
 check "the endpoint is not reachable from a host on a port (loopback only)" not_from_h1
 answers() { tern_cli -c "show version" >/dev/null; }
