@@ -116,7 +116,7 @@ static int check_keys(struct parse *p, const char *sect, const char *const *know
 
 static int parse_port(struct parse *p, const char *sect, const char *name)
 {
-	static const char *const keys[] = { "dev", "rxq", "txq", "mtu", "mac", "tap", "punt_rate",
+	static const char *const keys[] = { "dev", "rxq", "txq", "mtu", "mac", "tap", "tap_persist", "punt_rate",
 					    "punt_burst", NULL };
 	struct tern_port_config *pc;
 	unsigned long v;
@@ -178,6 +178,10 @@ static int parse_port(struct parse *p, const char *sect, const char *name)
 				    sect, s, TERN_PORT_NAME_LEN - 1);
 		snprintf(pc->tap, sizeof(pc->tap), "%s", s);
 	}
+	s = rte_cfgfile_get_entry(p->file, sect, "tap_persist");
+	if (s != NULL && strcmp(s, "yes") != 0 && strcmp(s, "no") != 0)
+		return fail(p, "[%s] tap_persist = '%s': expected yes or no", sect, s);
+	pc->tap_persist = s != NULL && strcmp(s, "yes") == 0;
 	/* enough for routing protocols and ARP, far below what hurts the kernel */
 	v = 10000;
 	if ((rc = get_uint(p, sect, "punt_rate", 1, 10000000, &v)) < 0)

@@ -24,6 +24,7 @@ struct tern_port_config {
 	bool has_mac;
 	uint8_t mac[6];
 	char tap[TERN_PORT_NAME_LEN];	/* the exception interface's name */
+	bool tap_persist;	/* the TAP outlives ternd, and the kernel's routes through it */
 	uint32_t punt_rate;	/* pps the policer lets through to the kernel */
 	uint32_t punt_burst;
 };

@@ -102,6 +102,7 @@ static int exception_path_init(char *err, size_t errlen)
 {
 	struct dp_punt_policy policy[TERN_MAX_PORTS];
 	const char *taps[TERN_MAX_PORTS];
+	bool persist[TERN_MAX_PORTS];
 	unsigned int i;
 	int rc;
 
@@ -109,6 +110,7 @@ static int exception_path_init(char *err, size_t errlen)
 		policy[i].rate_pps = cfg.ports[i].punt_rate;
 		policy[i].burst = cfg.ports[i].punt_burst;
 		taps[i] = cfg.ports[i].tap;
+		persist[i] = cfg.ports[i].tap_persist;
 	}
 	/* RFC 1812 §4.3.2.8: errors are rate limited; 1000/s per worker, bursts of 100 */
 	dp_icmp_limit_init(cfg.nb_workers, 1000, 100);
@@ -117,7 +119,7 @@ static int exception_path_init(char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create the punt rings: %s", strerror(-rc));
 		return rc;
 	}
-	return kni_init(taps, err, errlen);
+	return kni_init(taps, persist, err, errlen);
 }
 
 static int dataplane_start(char *err, size_t errlen)

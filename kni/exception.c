@@ -39,7 +39,7 @@ const char *kni_tap_name(unsigned int port)
 	return port < dp.nb_ports ? kports[port].name : "";
 }
 
-int kni_init(const char *const *tap_names, char *err, size_t errlen)
+int kni_init(const char *const *tap_names, const bool *persist, char *err, size_t errlen)
 {
 	unsigned int i;
 
@@ -53,7 +53,7 @@ int kni_init(const char *const *tap_names, char *err, size_t errlen)
 
 		memset(k, 0, sizeof(*k));
 		snprintf(k->name, sizeof(k->name), "%s", tap_names[i]);
-		k->fd = kni_tap_open(k->name, &p->mac, p->mtu, err, errlen);
+		k->fd = kni_tap_open(k->name, &p->mac, p->mtu, persist[i], err, errlen);
 		if (k->fd < 0)
 			return k->fd;
 		k->txq = p->nb_txq - 1;

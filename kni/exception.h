@@ -19,7 +19,8 @@ struct kni_port_stats {
 };
 
 /* Control thread, after ports are configured and before workers start. */
-int kni_init(const char *const *tap_names, char *err, size_t errlen);
+/* persist[i]: port i's TAP outlives ternd (and is taken over again at the next start). */
+int kni_init(const char *const *tap_names, const bool *persist, char *err, size_t errlen);
 int kni_start(char *err, size_t errlen);
 void kni_stop(void);
 /* Control thread, periodically: the port's link state becomes the TAP's carrier. (The

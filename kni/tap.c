@@ -24,7 +24,7 @@ static int ifreq_ioctl(unsigned long req, struct ifreq *ifr)
 	return rc;
 }
 
-int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, char *err,
+int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, bool persist, char *err,
 		 size_t errlen)
 {
 	struct ifreq ifr;
@@ -50,14 +50,32 @@ int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mt
 		close(fd);
 		return rc;
 	}
+	/*
+	 * Persistent: the interface stays when ternd exits, with its addresses and the
+	 * kernel's routes through it, and TUNSETIFF takes it over at the next start.
+	 * Otherwise it goes with the last descriptor (and a persistent one left by an
+	 * earlier configuration is made ordinary again).
+	 */
+	if (ioctl(fd, TUNSETPERSIST, persist ? 1 : 0) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot make TAP %s %spersistent: %s", name, persist ? "" : "non-",
+			 strerror(errno));
+		close(fd);
+		return rc;
+	}
 	memset(&ifr, 0, sizeof(ifr));
 	snprintf(ifr.ifr_name, IFNAMSIZ, "%s", name);
+	/* a MAC change flushes the interface's neighbours: a persistent TAP keeps its own when equal */
+	if (ifreq_ioctl(SIOCGIFHWADDR, &ifr) == 0 &&
+	    memcmp(ifr.ifr_hwaddr.sa_data, mac->addr_bytes, RTE_ETHER_ADDR_LEN) == 0)
+		goto mtu;
 	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
 	memcpy(ifr.ifr_hwaddr.sa_data, mac->addr_bytes, RTE_ETHER_ADDR_LEN);
 	if ((rc = ifreq_ioctl(SIOCSIFHWADDR, &ifr)) < 0) {
 		snprintf(err, errlen, "cannot set the MAC of TAP %s: %s", name, strerror(-rc));
 		goto fail;
 	}
+mtu:
 	ifr.ifr_mtu = mtu;
 	if ((rc = ifreq_ioctl(SIOCSIFMTU, &ifr)) < 0) {
 		snprintf(err, errlen, "cannot set MTU %u on TAP %s: %s", mtu, name, strerror(-rc));

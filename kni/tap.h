@@ -9,7 +9,7 @@
 #include <rte_ether.h>
 
 /* A non-blocking TAP fd (no packet info header), with mac and mtu set and the interface up. */
-int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, char *err,
+int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, bool persist, char *err,
 		 size_t errlen);
 int kni_tap_set_carrier(int fd, bool on);
 /* The kernel's view of the interface: administratively up, and its MTU. */

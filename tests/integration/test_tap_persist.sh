@@ -1,0 +1,35 @@
+#!/bin/bash
+# [port] tap_persist = yes: the port's exception interface outlives ternd, with its address,
+# neighbours and the kernel's routes through it; the next ternd takes it over and its FIB is
+# complete from the first dump. Without it the interface goes when ternd does.
+. "$(dirname "$0")/lib.sh"
+tern_test_begin tap-persist
+R=tern-$T_ID-r
+netns_add "$R"
+# a port keeps its MAC across restarts (as a NIC does): a new one would flush dp1's neighbours
+PORT_EXTRA_1='tap_persist = yes\nmac = 02:00:00:00:a0:01' write_tap_config 2
+start_ternd "$R"
+
+ip -n "$R" addr add 198.18.1.1/24 dev dp1
+ip -n "$R" neigh replace 198.18.1.2 lladdr 02:00:00:00:00:99 dev dp1 nud permanent
+ip -n "$R" route add 198.19.0.0/16 via 198.18.1.2 dev dp1
+wait_for "the kernel's route reaches the FIB" [ "$(fib_kind 198.19.0.1)" = forward ]
+stop_ternd
+check "after ternd stops, the persistent dp1 is still there" ip -n "$R" link show dp1
+check "with the kernel's route through it" grep -q "198.19.0.0/16 via 198.18.1.2 dev dp1" <<<"$(ip -n "$R" route)"
+check "and its permanent neighbour" grep -q "198.18.1.2 dev dp1 lladdr 02:00:00:00:00:99 PERMANENT" <<<"$(ip -n "$R" neigh)"
+check "the ordinary dp0 went with ternd" bash -c "! ip -n $R link show dp0 2>/dev/null"
+
+start_ternd "$R"
+wait_for "a new ternd takes dp1 over and its FIB has the route from the first dump" \
+	[ "$(fib_kind 198.19.0.1)" = forward ]
+wait_for "the FIB equals the kernel" consistent
+check "dp1 carries the port's MAC again" [ "$(ip -n "$R" -j link show dp1 | json_field 'j[0]["address"]')" = "$(port_mac dp1)" ]
+stop_ternd
+
+PORT_EXTRA_1='tap_persist = no\nmac = 02:00:00:00:a0:01' write_tap_config 2
+start_ternd "$R"
+wait_for "tap_persist = no takes the interface over as well" [ "$(fib_kind 198.19.0.1)" = forward ]
+stop_ternd
+check "and then it goes with ternd" bash -c "! ip -n $R link show dp1 2>/dev/null"
+tern_test_end
