@@ -112,6 +112,7 @@ bench: check-deps
 	@bench/mirror_scale.sh build/native
 	@bench/rfc2544_compare.sh build/native
 	@bench/flood.sh build/native
+	@bench/churn.sh build/native
 
 static-bench: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/static build/static/tern-bench-static
