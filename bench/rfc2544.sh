@@ -40,15 +40,7 @@ l3fwd)
 	l3fwd_build || exit 1
 	printf 'R198.18.0.0/24 0\nR198.18.1.0/24 1\nR198.19.0.0/16 1\nR198.19.128.0/17 0\n' > "$DIR/l3fwd-v4.cfg"
 	echo "R2001:200::/48 0" > "$DIR/l3fwd-v6.cfg"
-	ip netns exec "$R" "$L3FWD" -l 1 $MEM_ARGS --no-pci --file-prefix "tern-$BENCH_NAME-dut" \
-		--log-level='*:error' --vdev "$(memif 0 server 02:00:00:00:a0:00)" \
-		--vdev "$(memif 1 server 02:00:00:00:a0:01)" \
-		-- -p 0x3 -P --parse-ptype --config "(0,0,1),(1,0,1)" --lookup lpm \
-		--rule_ipv4 "$DIR/l3fwd-v4.cfg" --rule_ipv6 "$DIR/l3fwd-v6.cfg" \
-		--eth-dest=0,02:00:00:00:b0:00 --eth-dest=1,02:00:00:00:b0:01 > "$DIR/l3fwd.log" 2>&1 &
-	pid=$!
-	for _ in $(seq 100); do [ -S "$DIR/memif1.sock" ] && break; sleep 0.1; done
-	sleep 0.5
+	l3fwd_start
 	;;
 *)
 	echo "rfc2544: DUT=$DUT: expected tern or l3fwd"; exit 2 ;;

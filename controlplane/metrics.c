@@ -42,6 +42,20 @@ static void port_counter(struct outbuf *ob, const char *name, const char *help, 
 	}
 }
 
+static void punt_counter(struct outbuf *ob, const char *name, const char *help, size_t off)
+{
+	unsigned int i;
+
+	family(ob, name, "counter", help);
+	for (i = 0; i < dp.nb_ports; i++) {
+		struct dp_punt_stats ps;
+
+		dp_punt_stats(i, &ps);
+		ob_printf(ob, "%s_total{port=\"%s\"} %lu\n", name, dp.ports[i].name,
+			  *(const uint64_t *)((const char *)&ps + off));
+	}
+}
+
 static void ports(struct outbuf *ob)
 {
 	static const struct {
@@ -78,22 +92,10 @@ static void ports(struct outbuf *ob)
 			ob_printf(ob, "tern_port_punted_total{port=\"%s\",reason=\"%s\"} %lu\n",
 				  dp.ports[i].name, dp_punt_reasons[r].node, ps.punted[r]);
 	}
-	family(ob, "tern_port_punt_policed", "counter", "Packets over the port's punt policer");
-	for (i = 0; i < dp.nb_ports; i++) {
-		struct dp_punt_stats ps;
-
-		dp_punt_stats(i, &ps);
-		ob_printf(ob, "tern_port_punt_policed_total{port=\"%s\"} %lu\n", dp.ports[i].name,
-			  ps.policed);
-	}
-	family(ob, "tern_port_punt_ring_full", "counter", "Packets lost at a full punt ring");
-	for (i = 0; i < dp.nb_ports; i++) {
-		struct dp_punt_stats ps;
-
-		dp_punt_stats(i, &ps);
-		ob_printf(ob, "tern_port_punt_ring_full_total{port=\"%s\"} %lu\n", dp.ports[i].name,
-			  ps.ring_full);
-	}
+	punt_counter(ob, "tern_port_punt_policed", "Packets over the port's punt policer",
+		     offsetof(struct dp_punt_stats, policed));
+	punt_counter(ob, "tern_port_punt_ring_full", "Packets lost at a full punt ring",
+		     offsetof(struct dp_punt_stats, ring_full));
 }
 
 static void workers(struct outbuf *ob)
