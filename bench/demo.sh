@@ -61,6 +61,9 @@ echo
 echo "== demo# show errors | exclude ' 0  '"
 tern -c "show errors" | awk 'NR == 1 || $2 != 0' | sed 's/^/   /'
 echo
+echo "== demo# show workers   (where the worker's cycles went, by stage)"
+tern -c "show workers" | sed 's/^/   /'
+echo
 echo "== demo# show ip route"
 tern -c "show ip route" | grep -v ' 127\.' | sed 's/^/   /'
 echo
