@@ -211,8 +211,6 @@ static uint64_t gen_phase_n(struct gen_state *const *gs, unsigned int ng, double
 				total += s;
 				if (count)
 					g->tx += s - (g->flood_tx - flood_before);
-				else
-					g->flood_tx = flood_before;
 			}
 			gen_receive(g, count);
 		}
@@ -227,22 +225,31 @@ static void gen_phase(struct gen_state *g, double duration, double rate, bool co
 	gen_phase_n(&g, 1, duration, rate, count, 0);
 }
 
+static int gen_begin(struct gen_state *g, const struct gen_params *p, struct rte_mempool *mp,
+		     struct histogram *lat)
+{
+	if (p->flows == 0 || p->flows > GEN_MAX_FLOWS || p->frame_size < 64 ||
+	    p->frame_size > RTE_ETHER_MAX_LEN)
+		return -EINVAL;
+	memset(g, 0, sizeof(*g));
+	g->p = p;
+	g->mp = mp;
+	g->lat = lat;
+	g->ns_per_tsc = 1e9 / rte_get_tsc_hz();
+	gen_prepare(g);
+	return 0;
+}
+
 int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_result *r)
 {
 	static struct gen_state g;
 	uint64_t hz = rte_get_tsc_hz(), t0, t1;
+	int rc;
 
-	if (p->flows == 0 || p->flows > GEN_MAX_FLOWS || p->frame_size < 64 ||
-	    p->frame_size > RTE_ETHER_MAX_LEN)
-		return -EINVAL;
-	memset(&g, 0, sizeof(g));
 	memset(r, 0, sizeof(*r));
 	hist_init(&r->latency_ns);
-	g.p = p;
-	g.mp = mp;
-	g.lat = &r->latency_ns;
-	g.ns_per_tsc = 1e9 / hz;
-	gen_prepare(&g);
+	if ((rc = gen_begin(&g, p, mp, &r->latency_ns)) < 0)
+		return rc;
 	if (p->warmup_s > 0)
 		gen_phase(&g, p->warmup_s, 1000, false);
 	gen_phase(&g, 0.05, -1, false);		/* drain what the warm-up left in flight */
@@ -263,20 +270,6 @@ int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_resul
 	return 0;
 }
 
-static int gen_begin(struct gen_state *g, const struct gen_params *p, struct rte_mempool *mp,
-		     struct histogram *lat)
-{
-	if (p->flows == 0 || p->flows > GEN_MAX_FLOWS || p->frame_size < 64 ||
-	    p->frame_size > RTE_ETHER_MAX_LEN)
-		return -EINVAL;
-	memset(g, 0, sizeof(*g));
-	g->p = p;
-	g->mp = mp;
-	g->lat = lat;
-	g->ns_per_tsc = 1e9 / rte_get_tsc_hz();
-	gen_prepare(g);
-	return 0;
-}
 
 int gen_learn(const struct gen_params *p, struct rte_mempool *mp, double seconds)
 {
