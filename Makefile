@@ -96,10 +96,11 @@ run: check-deps
 	@bench/demo.sh
 
 unit: $(UNIT_BIN)
-	@tests/run-unit.sh $(UNIT_BIN)
+	@TERN_TESTS=none tests/run-all.sh $(UNIT_BIN)
 
+# TERN_TESTS='test_trace*' picks integration scripts by name
 integration: all
-	@tests/run-integration.sh
+	@tests/run-all.sh
 
 test: check-deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)

@@ -1,6 +1,10 @@
-/* show memory: packet pools in use, and every table's use against its limit. */
+/* show memory: the process's own memory, packet pools in use, and every table's use against its
+ * limit. */
+#include <malloc.h>
 #include <stdio.h>
+#include <string.h>
 
+#include <rte_malloc.h>
 #include <rte_mempool.h>
 
 #include "controlplane/command.h"
@@ -8,6 +12,58 @@
 #include "controlplane/rib.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
+
+struct process_memory {
+	uint64_t rss_kb, rss_peak_kb;	/* VmRSS and VmHWM: ordinary pages only, hugepages apart */
+	uint64_t heap_in_use, heap_free;	/* glibc's malloc: handed out, and held but free */
+	uint64_t dpdk_in_use, dpdk_free;	/* rte_malloc's heaps, every socket */
+};
+
+static void process_memory(struct process_memory *m)
+{
+	struct rte_malloc_socket_stats st;
+	struct mallinfo2 mi = mallinfo2();
+	char line[128];
+	unsigned int s;
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	f = fopen("/proc/self/status", "r");
+	if (f != NULL) {
+		while (fgets(line, sizeof(line), f) != NULL) {
+			sscanf(line, "VmRSS: %lu", &m->rss_kb);
+			sscanf(line, "VmHWM: %lu", &m->rss_peak_kb);
+		}
+		fclose(f);
+	}
+	m->heap_in_use = mi.uordblks + mi.hblkhd;
+	m->heap_free = mi.fordblks;
+	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
+		if (rte_malloc_get_socket_stats(s, &st) < 0)
+			continue;
+		m->dpdk_in_use += st.heap_allocsz_bytes;
+		m->dpdk_free += st.heap_freesz_bytes;
+	}
+}
+
+static void show_process_memory(struct cmd_ctx *ctx)
+{
+	struct process_memory m;
+
+	process_memory(&m);
+	if (ctx->json) {
+		ob_printf(ctx->out, "\"process\": {\"rss_kb\": %lu, \"rss_peak_kb\": %lu, "
+			  "\"heap_in_use\": %lu, \"heap_free\": %lu, \"dpdk_in_use\": %lu, "
+			  "\"dpdk_free\": %lu}, ", m.rss_kb, m.rss_peak_kb, m.heap_in_use, m.heap_free,
+			  m.dpdk_in_use, m.dpdk_free);
+		return;
+	}
+	ob_printf(ctx->out, "Resident: %lu kB (peak %lu kB), hugepages apart\n"
+		  "Heap (malloc): %.1f MiB in use, %.1f MiB free\n"
+		  "DPDK heap (rte_malloc): %.1f MiB in use, %.1f MiB free\n\n", m.rss_kb,
+		  m.rss_peak_kb, m.heap_in_use / 1048576.0, m.heap_free / 1048576.0,
+		  m.dpdk_in_use / 1048576.0, m.dpdk_free / 1048576.0);
+}
 
 static int cmd_show_memory(struct cmd_ctx *ctx)
 {
@@ -35,7 +91,11 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 	used[4] = c.addresses, limit[4] = l.addresses;
 	if (ctx->json) {
 		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"pools\": [");
+		ob_printf(ctx->out, "{");
+	}
+	show_process_memory(ctx);
+	if (ctx->json) {
+		ob_printf(ctx->out, "\"pools\": [");
 	} else {
 		ob_printf(ctx->out, "%-20s %6s %10s %10s %10s %8s\n", "Packet pool", "Socket", "Size",
 			  "In use", "Free", "Cache");
@@ -70,6 +130,6 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 }
 
 const struct cmd_def cmd_resources_table[] = {
-	{ CMD_MODE_EXEC, "show memory", "Packet pools in use, and tables against their limits", cmd_show_memory, 0 },
+	{ CMD_MODE_EXEC, "show memory", "Process memory, packet pools in use, and tables against their limits", cmd_show_memory, 0 },
 	{ 0 },
 };
