@@ -17,7 +17,9 @@
 struct expected {
 	uint32_t prefix;
 	uint8_t len;
+	int rank;		/* the table's preference */
 	uint32_t metric;
+	unsigned int order;	/* the dump's order: the kernel's first of one table and metric */
 	struct rib_nh_spec nh;
 };
 
@@ -49,7 +51,9 @@ static int collect(const struct nlmsghdr *nlh, void *data)
 		return MNL_CB_OK;
 	c->e[c->n].prefix = m.route.prefix & (m.route.len ? ~0u << (32 - m.route.len) : 0);
 	c->e[c->n].len = m.route.len;
+	c->e[c->n].rank = rib_table_rank(m.route.table);
 	c->e[c->n].metric = m.route.priority;
+	c->e[c->n].order = c->n;
 	c->n++;
 	return MNL_CB_OK;
 }
@@ -61,14 +65,19 @@ static int by_prefix(const struct expected *x, const struct expected *y)
 	return (int)x->len - (int)y->len;
 }
 
-static int by_prefix_then_metric(const void *a, const void *b)
+/* For each prefix, the route the FIB should have first: table, metric, then the kernel's order. */
+static int by_prefix_then_preference(const void *a, const void *b)
 {
 	const struct expected *x = a, *y = b;
 	int c = by_prefix(x, y);
 
 	if (c)
 		return c;
-	return x->metric < y->metric ? -1 : x->metric > y->metric;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /* The kernel's best route for key's prefix among the first n (sorted, one per prefix). */
@@ -153,12 +162,12 @@ static int cmd_fib_consistency(struct cmd_ctx *ctx)
 		ctx->wrote_json = true;
 		ob_printf(ctx->out, "{\"lines\": [");
 	}
-	qsort(c.e, c.n, sizeof(*c.e), by_prefix_then_metric);
+	qsort(c.e, c.n, sizeof(*c.e), by_prefix_then_preference);
 	for (i = 0; i < c.n; i++) {
 		const struct expected *e = &c.e[i];
 
 		if (i && e->prefix == c.e[i - 1].prefix && e->len == c.e[i - 1].len)
-			continue;	/* a worse metric: the RIB keeps it aside */
+			continue;	/* not preferred: the RIB keeps it aside */
 		c.e[kept++] = *e;
 		cmd_fmt_ip(e->prefix, ip, sizeof(ip));
 		rib_nh_describe(&e->nh, a, sizeof(a));

@@ -363,13 +363,16 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 		rib_nh_describe(&r[i].nh, desc, sizeof(desc));
 		if (ctx->json) {
 			ob_printf(ctx->out, "%s{\"prefix\": \"%s\", \"origin\": \"%s\", \"metric\": %u, "
-				  "\"type\": \"%s\", \"nexthop_id\": %u, \"nexthop\": ",
+				  "\"table\": %u, \"type\": \"%s\", \"nexthop_id\": %u, \"nexthop\": ",
 				  shown ? ", " : "", pfx, route_origin(&r[i]), r[i].attrs.metric,
-				  rib_nh_type_name(r[i].nh.type), r[i].nh_id);
+				  r[i].attrs.table, rib_nh_type_name(r[i].nh.type), r[i].nh_id);
 			ob_json_str(ctx->out, desc);
 			ob_printf(ctx->out, "}");
 		} else {
-			ob_printf(ctx->out, "%-10s %-18s %s\n", route_origin(&r[i]), pfx, desc);
+			ob_printf(ctx->out, "%-10s %-18s %s", route_origin(&r[i]), pfx, desc);
+			if (rib_table_rank(r[i].attrs.table) > 1)
+				ob_printf(ctx->out, " (table %u)", r[i].attrs.table);
+			ob_printf(ctx->out, "\n");
 		}
 		shown++;
 	}
@@ -402,7 +405,7 @@ static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 	}
 	ob_printf(ctx->out, "routes from the kernel   %10u\n", c.routes[RIB_SRC_KERNEL]);
 	ob_printf(ctx->out, "neighbour adjacencies    %10u\n", c.routes[RIB_SRC_ADJACENCY]);
-	ob_printf(ctx->out, "hidden by a lower metric %10u\n", c.alternates);
+	ob_printf(ctx->out, "set aside (table, metric) %9u\n", c.alternates);
 	for (t = 0; t <= RIB_NH_GROUP; t++)
 		ob_printf(ctx->out, "  %-22s %10u\n", rib_nh_type_name(t), c.by_type[t]);
 	ob_printf(ctx->out, "nexthops                 %10u\n", c.nexthops);

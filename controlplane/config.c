@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/rtnetlink.h>
 #include <rte_cfgfile.h>
 
 #include "controlplane/config.h"
@@ -336,6 +337,36 @@ static int parse_metrics(struct parse *p)
 	return 0;
 }
 
+/* [netlink] tables = ID ...: kernel tables mirrored besides local and main, first preferred. */
+static int parse_tables(struct parse *p)
+{
+	const char *v = rte_cfgfile_get_entry(p->file, "netlink", "tables");
+	char list[CFG_VALUE_LEN], *tok, *save = NULL;
+	unsigned long id;
+	unsigned int i;
+
+	if (v == NULL)
+		return 0;
+	snprintf(list, sizeof(list), "%s", v);
+	for (tok = strtok_r(list, " ,\t", &save); tok != NULL; tok = strtok_r(NULL, " ,\t", &save)) {
+		if (strcmp(tok, "default") == 0)
+			id = RT_TABLE_DEFAULT;
+		else if (parse_uint(tok, 1, UINT32_MAX, &id) < 0)
+			return fail(p, "[netlink] tables = '%s': '%s' is not a table number (1 to 4294967295) or default",
+				    v, tok);
+		if (id == RT_TABLE_MAIN || id == RT_TABLE_LOCAL)
+			return fail(p, "[netlink] tables = '%s': %lu (%s) is always mirrored; list only other tables",
+				    v, id, id == RT_TABLE_MAIN ? "main" : "local");
+		for (i = 0; i < p->cfg->nb_tables; i++)
+			if (p->cfg->tables[i] == id)
+				return fail(p, "[netlink] tables = '%s': table %lu is listed twice", v, id);
+		if (p->cfg->nb_tables == RIB_MAX_TABLES)
+			return fail(p, "[netlink] tables = '%s': at most %u tables", v, RIB_MAX_TABLES);
+		p->cfg->tables[p->cfg->nb_tables++] = id;
+	}
+	return 0;
+}
+
 static int parse_globals(struct parse *p)
 {
 	static const char *const eal_keys[] = { "args", "main_lcore", NULL };
@@ -344,7 +375,7 @@ static int parse_globals(struct parse *p)
 	static const char *const mp_keys[] = { "mbufs", "cache", NULL };
 	static const char *const fib_keys[] = { "routes", NULL };
 	static const char *const log_keys[] = { "syslog", NULL };
-	static const char *const nl_keys[] = { "rcvbuf", NULL };
+	static const char *const nl_keys[] = { "rcvbuf", "tables", NULL };
 	static const char *const metrics_keys[] = { "listen", NULL };
 	unsigned long v;
 	const char *s;
@@ -396,6 +427,8 @@ static int parse_globals(struct parse *p)
 	if ((rc = get_uint(p, "netlink", "rcvbuf", 4096, 1u << 30, &v)) < 0)
 		return rc;
 	p->cfg->netlink_rcvbuf = v;
+	if ((rc = parse_tables(p)) < 0)
+		return rc;
 	s = rte_cfgfile_get_entry(p->file, "log", "syslog");
 	if (s != NULL) {
 		if (strcmp(s, "yes") == 0)

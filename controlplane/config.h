@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "controlplane/rib.h"
+
 #define TERN_MAX_PORTS 32
 #define TERN_MAX_WORKERS 64
 #define TERN_MAX_RXQ 16
@@ -52,6 +54,8 @@ struct tern_config {
 	unsigned int mbuf_cache;
 	unsigned int fib_routes;	/* FIB capacity */
 	unsigned int netlink_rcvbuf;	/* bytes */
+	uint32_t tables[RIB_MAX_TABLES];	/* kernel tables mirrored besides local and main */
+	unsigned int nb_tables;
 	char api_socket[108];
 	unsigned int api_mode;	/* 0660: root and group tern; 0666: anyone may read */
 	char store_db[256];

@@ -144,6 +144,7 @@ static int dataplane_start(char *err, size_t errlen)
 			 strerror(-rc));
 		return rc;
 	}
+	rib_set_tables(cfg.tables, cfg.nb_tables);	/* checked by the configuration's parser */
 	dp_pools_create(cfg.mbufs, cfg.mbuf_cache, max_mtu());
 	for (i = 0; i < cfg.nb_ports; i++) {
 		const struct tern_port_config *pc = &cfg.ports[i];

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "controlplane/netlink_parse.h"
+#include "controlplane/rib.h"
 
 struct nl_stats {
 	uint64_t messages;
@@ -42,9 +43,9 @@ unsigned int netlink_backlog(void);
 
 /* The mirror's side: applies one parsed message (netlink_mirror.c). */
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st);
-struct rib_nh_spec;
 /* What the FIB should hold for a kernel route: 0 and *s, or -ENODEV/-ENOTSUP (not mirrored). */
 int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s);
+enum rib_add_mode mirror_add_mode(uint16_t flags);
 /* ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1. */
 uint32_t mirror_port_ifindex(unsigned int port);
 int mirror_ifindex_port(uint32_t ifindex);

@@ -116,7 +116,7 @@ static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
 int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	if ((r->table != RT_TABLE_MAIN && r->table != RT_TABLE_LOCAL) || r->tos != 0)
+	if (rib_table_rank(r->table) < 0 || r->tos != 0)
 		return -ENOTSUP;
 	switch (r->type) {
 	case RTN_UNICAST: return unicast_nh(r, s);
@@ -129,28 +129,38 @@ int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 	return -ENOTSUP;
 }
 
+/* The kernel's flags on a new route say where it goes among those of its table and metric:
+ * replace the first, append, or (create without exclusive) prepend; a dump's routes come in
+ * order, each appended. */
+enum rib_add_mode mirror_add_mode(uint16_t flags)
+{
+	if (flags & NLM_F_REPLACE)
+		return RIB_ADD_REPLACE;
+	if ((flags & (NLM_F_CREATE | NLM_F_EXCL | NLM_F_APPEND)) == NLM_F_CREATE)
+		return RIB_ADD_PREPEND;
+	return RIB_ADD_APPEND;
+}
+
 static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 {
 	const struct nl_route *r = &m->route;
 	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = r->protocol,
-				     .metric = r->priority };
+				     .metric = r->priority, .table = r->table };
 	struct rib_nh_spec s;
 	int rc;
 
-	if ((r->table != RT_TABLE_MAIN && r->table != RT_TABLE_LOCAL) || r->tos != 0) {
-		st->routes_skipped++;
-		return;
-	}
-	if (m->del) {
-		rib_route_del(r->prefix, r->len, r->priority);
-		return;
-	}
 	rc = mirror_route_nh(r, &s);
+	if (m->del) {
+		/* the kernel names the route it removed: one of several of that table and metric */
+		if (rc == 0)
+			rib_route_del(r->prefix, r->len, r->table, r->priority, &s);
+		return;
+	}
 	if (rc < 0) {
 		st->routes_skipped++;
 		return;
 	}
-	rc = rib_route_add(r->prefix, r->len, &a, &s);
+	rc = rib_route_add(r->prefix, r->len, &a, &s, mirror_add_mode(m->flags));
 	if (rc < 0 && ++st->routes_refused)
 		TERN_LOG_RATELIMITED(rib, WARNING, "cannot mirror route %u.%u.%u.%u/%u: %s", r->prefix >> 24,
 			 (r->prefix >> 16) & 255, (r->prefix >> 8) & 255, r->prefix & 255, r->len,

@@ -208,6 +208,7 @@ int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 	out->kind = NL_IGNORED;
 	if (nlh->nlmsg_len < sizeof(*nlh))
 		return -EBADMSG;
+	out->flags = nlh->nlmsg_flags;
 	switch (nlh->nlmsg_type) {
 	case RTM_NEWLINK:
 	case RTM_DELLINK:

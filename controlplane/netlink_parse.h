@@ -67,6 +67,7 @@ struct nl_neigh {
 struct nl_msg {
 	enum nl_kind kind;
 	bool del;		/* RTM_DEL* */
+	uint16_t flags;		/* nlmsg_flags: NLM_F_REPLACE, NLM_F_APPEND, ... */
 	union {
 		struct nl_link link;
 		struct nl_addr addr;

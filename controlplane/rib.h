@@ -12,6 +12,7 @@
 #include <rte_ether.h>
 
 #define RIB_GROUP_MAX 64
+#define RIB_MAX_TABLES 8	/* kernel tables mirrored besides local and main */
 
 enum rib_source {
 	RIB_SRC_KERNEL,		/* mirrored from a kernel routing table */
@@ -45,6 +46,14 @@ struct rib_route_attrs {
 	enum rib_source src;
 	uint8_t kproto;		/* the kernel's rtm_protocol (RTPROT_*) */
 	uint32_t metric;	/* the kernel's priority: lower wins */
+	uint32_t table;		/* the kernel's table (RT_TABLE_MAIN, ...); 0 for an adjacency */
+};
+
+/* How a kernel route joins others of the same prefix, table and metric (the kernel's flags). */
+enum rib_add_mode {
+	RIB_ADD_REPLACE,	/* NLM_F_REPLACE: takes the first one's place */
+	RIB_ADD_APPEND,		/* NLM_F_APPEND, a new route, a dump: goes last (or renews its twin) */
+	RIB_ADD_PREPEND,	/* NLM_F_CREATE alone (ip route prepend): goes first */
 };
 
 struct rib_route_info {
@@ -73,11 +82,22 @@ struct rib_neigh {
 int rib_init(unsigned int max_routes);
 void rib_fini(void);
 
+/*
+ * Kernel tables mirrored besides local and main, in order of preference. For one prefix the FIB
+ * gets the route of the first table (local, main, then these), then of the lowest metric, then
+ * the kernel's first of those; across prefixes, the longest match over all of them.
+ */
+int rib_set_tables(const uint32_t *ids, unsigned int n);
+/* The table's preference (0: local, 1: main, 2...: the configured ones), or -ENOENT. */
+int rib_table_rank(uint32_t table);
+
 /* Route changes are queued and reach the FIB together at rib_commit(). */
 int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
+		  const struct rib_nh_spec *nh, enum rib_add_mode mode);
+/* Deletes the kernel route of that table and metric whose nexthop is nh (the first of them when
+ * nh is NULL); the best route waiting takes its place. */
+int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
 		  const struct rib_nh_spec *nh);
-/* Deletes the kernel route of that metric (the best alternate takes its place). */
-int rib_route_del(uint32_t prefix, uint8_t len, uint32_t metric);
 int rib_commit(void);
 /* Drops every kernel route through port: the kernel flushes them silently on link down. */
 unsigned int rib_flush_port(uint16_t port);

@@ -59,7 +59,8 @@ void running_config(struct outbuf *out)
 		interface_section(out, i);
 	if (rib_routes_sorted(&r, &n) == 0) {
 		for (i = 0; i < n; i++) {
-			if (r[i].attrs.src != RIB_SRC_KERNEL || r[i].attrs.kproto != RTPROT_STATIC)
+			if (r[i].attrs.src != RIB_SRC_KERNEL || r[i].attrs.kproto != RTPROT_STATIC ||
+			    r[i].attrs.table != RT_TABLE_MAIN)
 				continue;
 			cmd_fmt_ip(r[i].prefix, ip, sizeof(ip));
 			ob_printf(out, "ip route %s/%u ", ip, r[i].len);

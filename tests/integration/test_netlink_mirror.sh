@@ -1,13 +1,20 @@
 #!/bin/bash
-# The kernel is the RIB: routes changed with ip (ECMP, replace, unreachable, prohibit, metrics)
-# change how ternd forwards real packets; a netlink overflow ends in a resync after which the
-# FIB equals the kernel's tables again.
+# The kernel is the RIB: routes changed with ip (ECMP, replace, unreachable, prohibit, metrics,
+# append and prepend, a table named in the configuration) change how ternd forwards real
+# packets; a netlink overflow ends in a resync after which the FIB equals the kernel's tables.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin netlink-mirror
-two_hosts "$(printf '[netlink]\nrcvbuf = 4096')"
+two_hosts "$(printf '[netlink]\nrcvbuf = 4096\ntables = 100')"
 ip netns exec "$H1" ping -c 1 -W 1 198.18.1.2 >/dev/null	# both neighbours resolved
 ipr() { ip -n "$R" route "$@"; }
 fib() { tern_cli --json -c "show ip fib $1" | json_field "$2"; }
+udp_to() {	# send 200 datagrams from h1 to ADDR
+	ip netns exec "$H1" /usr/bin/python3 -c '
+import socket, sys
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+for i in range(200):
+    s.sendto(b"table", (sys.argv[1], 20000 + i))' "$1"
+}
 
 ipr add 198.19.1.0/24 nexthop via 198.18.0.2 nexthop via 198.18.1.2
 check "a multipath route becomes an ECMP group" [ "$(fib 198.19.1.1 'j["kind"]')" = ecmp ]
@@ -41,6 +48,40 @@ check "deleting it brings the other back" [ "$(fib 198.19.5.1 'j["port"]')" = dp
 ipr del 198.19.1.0/24
 check "a deleted route leaves the FIB" [ "$(fib 198.19.1.1 'j["kind"]')" = no-route ]
 check "the FIB equals the kernel's tables" consistent
+
+# several routes of one table and metric: the kernel uses its first one, and so does ternd
+ipr add 198.19.6.0/24 via 198.18.0.2
+ipr append 198.19.6.0/24 via 198.18.1.2
+check "append: the first route stays in use" [ "$(fib 198.19.6.1 'j["port"]')" = dp0 ]
+ipr del 198.19.6.0/24 via 198.18.0.2
+check "deleting the first by its nexthop brings the appended one in" [ "$(fib 198.19.6.1 'j["port"]')" = dp1 ]
+ipr prepend 198.19.6.0/24 via 198.18.0.2
+check "prepend: the new route goes first" [ "$(fib 198.19.6.1 'j["port"]')" = dp0 ]
+ipr replace blackhole 198.19.6.0/24
+check "replace takes the first one's place" [ "$(fib 198.19.6.1 'j["kind"]')" = blackhole ]
+check "the FIB equals the kernel's tables with routes set aside" consistent
+ipr del 198.19.6.0/24
+check "deleting without a nexthop removes the first; the one behind it comes in" [ "$(fib 198.19.6.1 'j["port"]')" = dp1 ]
+ipr del 198.19.6.0/24
+
+# [netlink] tables = 100: its routes are mirrored, behind main's; other tables are not
+ipr add 198.19.7.0/24 via 198.18.1.2 table 100
+check "a route of table 100 reaches the FIB" [ "$(fib 198.19.7.1 'j["port"]')" = dp1 ]
+t1=$(if_counter dp1 tx_packets)
+udp_to 198.19.7.1
+check "and forwards real packets to h2" [ $(( $(if_counter dp1 tx_packets) - t1 )) -ge 200 ]
+check "show ip route names the table" grep -q "198.19.7.0/24 .*via 198.18.1.2 dev dp1 (table 100)" <<<"$(tern_cli -c "show ip route 198.19.7.0/24")"
+ipr add 198.19.7.0/24 via 198.18.0.2 metric 900
+check "main's route for the same prefix is preferred, whatever its metric" [ "$(fib 198.19.7.1 'j["port"]')" = dp0 ]
+check "the FIB equals the kernel's tables (main and 100)" consistent
+ipr del 198.19.7.0/24 via 198.18.0.2 metric 900
+check "without it, table 100's route is used again" [ "$(fib 198.19.7.1 'j["port"]')" = dp1 ]
+skipped0=$(tern_cli --json -c "show netlink" | json_field 'j["routes_skipped"]')
+ipr add 198.19.8.0/24 via 198.18.1.2 table 200
+check "a route of table 200 (not configured) is not mirrored" [ "$(fib 198.19.8.1 'j["kind"]')" = no-route ]
+check "and is counted as skipped" [ "$(tern_cli --json -c "show netlink" | json_field 'j["routes_skipped"]')" -gt "$skipped0" ]
+ipr del 198.19.7.0/24 table 100
+check "a deleted table 100 route leaves the FIB" [ "$(fib 198.19.7.1 'j["kind"]')" = no-route ]
 
 # overflow: stop ternd, let the kernel fill its 4 KiB socket, and let it find out
 kill -STOP "$T_TERND_PID"

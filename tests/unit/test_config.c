@@ -29,7 +29,9 @@ static const char *const good =
 	"[api]\n"
 	"socket = /tmp/t.sock\n"
 	"[fib]\n"
-	"routes = 65536\n";
+	"routes = 65536\n"
+	"[netlink]\n"
+	"tables = 100, 7 default\n";
 
 static struct tern_config cfg;
 static char err[512];
@@ -87,6 +89,10 @@ static void test_config_good_file_loads(void **state)
 	assert_int_equal(cfg.workers[0].rx[2].queue, 1);
 	assert_string_equal(cfg.api_socket, "/tmp/t.sock");
 	assert_int_equal(cfg.fib_routes, 65536);
+	assert_int_equal(cfg.nb_tables, 3);
+	assert_int_equal(cfg.tables[0], 100);
+	assert_int_equal(cfg.tables[1], 7);
+	assert_int_equal(cfg.tables[2], 253);
 }
 
 static void test_config_errors_name_section_key_and_expectation(void **state)
@@ -108,6 +114,10 @@ static void test_config_errors_name_section_key_and_expectation(void **state)
 	assert_error("[api]", "[api", "line 13: '[api': expected a section header");
 	assert_error("socket = /tmp/t.sock", "socket /tmp/t.sock", "line 14: 'socket /tmp/t.sock': expected 'key = value'");
 	assert_error("[port dp1]", "[port dp0]", "[port dp0]: port 'dp0' is defined twice");
+	assert_error("tables = 100, 7 default", "tables = 100 vrf", "[netlink] tables = '100 vrf': 'vrf' is not a table number (1 to 4294967295) or default");
+	assert_error("tables = 100, 7 default", "tables = 254", "[netlink] tables = '254': 254 (main) is always mirrored; list only other tables");
+	assert_error("tables = 100, 7 default", "tables = 7 100 7", "[netlink] tables = '7 100 7': table 7 is listed twice");
+	assert_error("tables = 100, 7 default", "tables = 1 2 3 4 5 6 7 8 9", "[netlink] tables = '1 2 3 4 5 6 7 8 9': at most 8 tables");
 }
 
 static void test_config_missing_file(void **state)

@@ -1,0 +1,341 @@
+/*
+ * Which of several kernel routes for one prefix the FIB gets: the table first (local, main, then
+ * the configured tables in order), then the metric, then the kernel's own order among routes of
+ * one table and metric (ip route append, prepend, replace); deletions name the route they remove.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <rte_eal.h>
+
+#include "controlplane/netlink.h"
+#include "controlplane/rib.h"
+#include "dataplane/fib.h"
+#include "dataplane/nexthop.h"
+#include "dataplane/rcu.h"
+
+#define P 0xc6130000u		/* 198.19.0.0/24, the prefix every case works on */
+#define T_EXTRA 100		/* the configured tables: 100, then 200 */
+#define T_LAST 200
+
+static struct rib_nh_spec via(uint32_t last_octet)
+{
+	return (struct rib_nh_spec){ .type = RIB_NH_GATEWAY, .hop = { 0, 0xc6120000u | last_octet } };
+}
+
+static int add(uint32_t table, uint32_t metric, struct rib_nh_spec nh, enum rib_add_mode mode)
+{
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+				     .metric = metric, .table = table };
+	int rc = rib_route_add(P, 24, &a, &nh, mode);
+
+	assert_int_equal(rib_commit(), 0);
+	return rc;
+}
+
+static int del(uint32_t table, uint32_t metric, const struct rib_nh_spec *nh)
+{
+	int rc = rib_route_del(P, 24, table, metric, nh);
+
+	assert_int_equal(rib_commit(), 0);
+	return rc;
+}
+
+/* The gateway's last octet of the route the RIB uses (0: a route without one, -1: none), after
+ * checking that the FIB answers with the same nexthop. */
+static int in_use(void)
+{
+	struct rib_route_info r;
+
+	if (rib_route_get(P, 24, &r) < 0) {
+		assert_int_equal(dp_fib_lookup(P + 1), 0);
+		return -1;
+	}
+	assert_int_equal(dp_fib_lookup(P + 1), r.nh_id);
+	return r.nh.type == RIB_NH_GATEWAY ? (int)(r.nh.hop.gw & 255) : 0;
+}
+
+static unsigned int aside(void)
+{
+	struct rib_counts c;
+
+	rib_counts(&c);
+	return c.alternates;
+}
+
+static void test_table_preference_comes_before_metric(void **state)
+{
+	struct rib_nh_spec local = { .type = RIB_NH_LOCAL }, b = via(2);
+
+	(void)state;
+	assert_int_equal(add(T_LAST, 0, via(3), RIB_ADD_APPEND), 0);
+	assert_int_equal(in_use(), 3);
+	assert_int_equal(add(T_EXTRA, 900, via(1), RIB_ADD_APPEND), 0);
+	assert_int_equal(in_use(), 1);	/* the table listed first wins whatever the metric */
+	assert_int_equal(add(RT_TABLE_MAIN, 500, b, RIB_ADD_APPEND), 0);
+	assert_int_equal(in_use(), 2);	/* main before the configured tables */
+	assert_int_equal(add(RT_TABLE_LOCAL, 0, local, RIB_ADD_APPEND), 0);
+	assert_int_equal(in_use(), 0);	/* local before main, as the kernel's rule 0 */
+	assert_int_equal(aside(), 3);
+	assert_int_equal(del(RT_TABLE_LOCAL, 0, &local), 0);
+	assert_int_equal(in_use(), 2);
+	assert_int_equal(del(RT_TABLE_MAIN, 500, &b), 0);
+	assert_int_equal(in_use(), 1);
+	assert_int_equal(del(T_EXTRA, 900, NULL), 0);
+	assert_int_equal(in_use(), 3);
+	assert_int_equal(del(T_LAST, 0, NULL), 0);
+	assert_int_equal(in_use(), -1);
+	assert_int_equal(aside(), 0);
+}
+
+static void test_unlisted_tables_are_refused(void **state)
+{
+	(void)state;
+	assert_int_equal(add(300, 0, via(1), RIB_ADD_APPEND), -EINVAL);
+	assert_int_equal(in_use(), -1);
+	assert_int_equal(rib_table_rank(RT_TABLE_LOCAL), 0);
+	assert_int_equal(rib_table_rank(RT_TABLE_MAIN), 1);
+	assert_int_equal(rib_table_rank(T_EXTRA), 2);
+	assert_int_equal(rib_table_rank(T_LAST), 3);
+	assert_int_equal(rib_table_rank(RT_TABLE_DEFAULT), -ENOENT);
+}
+
+static void test_append_prepend_replace_keep_the_kernels_order(void **state)
+{
+	struct rib_nh_spec x = via(10), y = via(11), z = via(12), w = via(13);
+
+	(void)state;
+	assert_int_equal(add(RT_TABLE_MAIN, 0, x, RIB_ADD_APPEND), 0);
+	assert_int_equal(add(RT_TABLE_MAIN, 0, y, RIB_ADD_APPEND), 0);
+	assert_int_equal(in_use(), 10);	/* appended: the first stays in use */
+	assert_int_equal(add(RT_TABLE_MAIN, 0, z, RIB_ADD_PREPEND), 0);
+	assert_int_equal(in_use(), 12);	/* prepended: the new one goes first; now z, x, y */
+	assert_int_equal(aside(), 2);
+	assert_int_equal(del(RT_TABLE_MAIN, 0, &z), 0);
+	assert_int_equal(in_use(), 10);	/* x, second, not y */
+	assert_int_equal(add(RT_TABLE_MAIN, 0, w, RIB_ADD_REPLACE), 0);
+	assert_int_equal(in_use(), 13);	/* replace takes the first one's place: w, y */
+	assert_int_equal(aside(), 1);
+	assert_int_equal(del(RT_TABLE_MAIN, 0, &x), -ENOENT);	/* x was replaced */
+	assert_int_equal(del(RT_TABLE_MAIN, 0, &y), 0);	/* the one named, not the first */
+	assert_int_equal(in_use(), 13);
+	assert_int_equal(del(RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(in_use(), -1);
+	assert_int_equal(aside(), 0);
+}
+
+static void test_a_displaced_route_stays_first_of_its_kind(void **state)
+{
+	struct rib_nh_spec x = via(20), y = via(21), better = via(22);
+
+	(void)state;
+	assert_int_equal(add(RT_TABLE_MAIN, 100, x, RIB_ADD_APPEND), 0);
+	assert_int_equal(add(RT_TABLE_MAIN, 100, y, RIB_ADD_APPEND), 0);
+	assert_int_equal(add(RT_TABLE_MAIN, 50, better, RIB_ADD_APPEND), 0);
+	assert_int_equal(in_use(), 22);
+	assert_int_equal(del(RT_TABLE_MAIN, 50, &better), 0);
+	assert_int_equal(in_use(), 20);	/* x was first of metric 100 before it was displaced */
+	assert_int_equal(del(RT_TABLE_MAIN, 100, &x), 0);
+	assert_int_equal(in_use(), 21);
+	assert_int_equal(del(RT_TABLE_MAIN, 100, &y), 0);
+	assert_int_equal(in_use(), -1);
+}
+
+static void test_replace_of_a_route_set_aside(void **state)
+{
+	struct rib_nh_spec used = via(30), old = via(31), new = via(32);
+
+	(void)state;
+	assert_int_equal(add(RT_TABLE_MAIN, 10, used, RIB_ADD_APPEND), 0);
+	assert_int_equal(add(RT_TABLE_MAIN, 20, old, RIB_ADD_APPEND), 0);
+	assert_int_equal(add(RT_TABLE_MAIN, 20, new, RIB_ADD_REPLACE), 0);
+	assert_int_equal(aside(), 1);	/* replaced, not added */
+	assert_int_equal(del(RT_TABLE_MAIN, 10, &used), 0);
+	assert_int_equal(in_use(), 32);
+	assert_int_equal(del(RT_TABLE_MAIN, 20, &old), -ENOENT);
+	assert_int_equal(del(RT_TABLE_MAIN, 20, &new), 0);
+	assert_int_equal(in_use(), -1);
+}
+
+static void test_a_resync_renews_twins_and_sweeps_the_rest(void **state)
+{
+	struct rib_nh_spec x = via(40), y = via(41), v = via(42);
+
+	(void)state;
+	assert_int_equal(add(RT_TABLE_MAIN, 0, x, RIB_ADD_APPEND), 0);
+	assert_int_equal(add(RT_TABLE_MAIN, 0, y, RIB_ADD_APPEND), 0);
+	/* the kernel's dump after an overflow: x is gone, y and a new v are there */
+	rib_mark_begin();
+	assert_int_equal(add(RT_TABLE_MAIN, 0, y, RIB_ADD_APPEND), 0);
+	assert_int_equal(add(RT_TABLE_MAIN, 0, v, RIB_ADD_APPEND), 0);
+	assert_int_equal(aside(), 2);	/* y renewed in place, v behind it */
+	assert_int_equal(in_use(), 40);
+	assert_int_equal(rib_sweep(), 1);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(in_use(), 41);
+	assert_int_equal(aside(), 1);
+	assert_int_equal(del(RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(in_use(), 42);
+	assert_int_equal(del(RT_TABLE_MAIN, 0, &v), 0);
+	assert_int_equal(in_use(), -1);
+}
+
+/* The kernel's list for one prefix, as fib_table_insert and fib_table_delete keep it. */
+struct model_route {
+	uint32_t table, metric, gw;
+};
+
+static struct model_route model[64];
+static unsigned int model_n;
+
+static int model_rank(uint32_t table)
+{
+	return rib_table_rank(table);
+}
+
+/* Index of the first route of (table, metric) [with gateway gw, unless gw is 0]. */
+static int model_find(uint32_t table, uint32_t metric, uint32_t gw)
+{
+	unsigned int i;
+
+	for (i = 0; i < model_n; i++)
+		if (model[i].table == table && model[i].metric == metric && (!gw || model[i].gw == gw))
+			return i;
+	return -1;
+}
+
+static void model_insert(unsigned int at, struct model_route r)
+{
+	memmove(&model[at + 1], &model[at], (model_n - at) * sizeof(*model));
+	model[at] = r;
+	model_n++;
+}
+
+/* The route in use: the best table, then metric, then the first in the list. */
+static int model_in_use(void)
+{
+	int best = -1;
+	unsigned int i;
+
+	for (i = 0; i < model_n; i++) {
+		if (best >= 0 && (model_rank(model[i].table) > model_rank(model[best].table) ||
+				  (model_rank(model[i].table) == model_rank(model[best].table) &&
+				   model[i].metric >= model[best].metric)))
+			continue;
+		best = i;
+	}
+	return best < 0 ? -1 : (int)model[best].gw;
+}
+
+static void test_random_changes_follow_the_kernels_model(void **state)
+{
+	static const uint32_t tbl[] = { RT_TABLE_LOCAL, RT_TABLE_MAIN, T_EXTRA, T_LAST };
+	unsigned int step, seed = 2026;
+
+	(void)state;
+	for (step = 0; step < 20000; step++) {
+		uint32_t table = tbl[rand_r(&seed) % 4], metric = (rand_r(&seed) % 2) * 10;
+		uint32_t gw = 1 + rand_r(&seed) % 4;
+		struct rib_nh_spec nh = via(gw);
+		int first = model_find(table, metric, 0), same = model_find(table, metric, gw);
+		unsigned int end;
+
+		unsigned int op = rand_r(&seed) % 5;
+
+		switch (op) {
+		case 0:	/* ip route add: the kernel refuses it when the table and metric are taken */
+		case 1:	/* append: the kernel refuses only an exact duplicate */
+			if ((first >= 0 && op == 0) || same >= 0 || model_n == 64)
+				continue;
+			for (end = model_n; first >= 0 && (model[end - 1].table != table ||
+							   model[end - 1].metric != metric); end--)
+				;	/* after the last of its table and metric */
+			model_insert(end, (struct model_route){ table, metric, gw });
+			assert_int_equal(add(table, metric, nh, RIB_ADD_APPEND), 0);
+			break;
+		case 2:	/* prepend */
+			if (same >= 0 || model_n == 64)
+				continue;
+			model_insert(first >= 0 ? (unsigned int)first : model_n,
+				     (struct model_route){ table, metric, gw });
+			assert_int_equal(add(table, metric, nh, RIB_ADD_PREPEND), 0);
+			break;
+		case 3:	/* replace: the first of the table and metric, or a new one */
+			if (same >= 0 && same != first)
+				continue;
+			if (first >= 0)
+				model[first].gw = gw;
+			else if (model_n < 64)
+				model_insert(model_n, (struct model_route){ table, metric, gw });
+			else
+				continue;
+			assert_int_equal(add(table, metric, nh, RIB_ADD_REPLACE), 0);
+			break;
+		case 4:	/* delete, naming the nexthop or not */
+			if (rand_r(&seed) % 2) {
+				assert_int_equal(del(table, metric, &nh), same >= 0 ? 0 : -ENOENT);
+				first = same;
+			} else {
+				assert_int_equal(del(table, metric, NULL), first >= 0 ? 0 : -ENOENT);
+			}
+			if (first >= 0) {
+				memmove(&model[first], &model[first + 1], (model_n - first - 1) * sizeof(*model));
+				model_n--;
+			}
+			break;
+		}
+		if (in_use() != model_in_use())
+			fail_msg("step %u: ternd uses the route via .%d, the kernel via .%d", step, in_use(),
+				 model_in_use());
+		assert_int_equal(aside(), model_n ? model_n - 1 : 0);
+	}
+}
+
+static void test_the_kernels_flags_give_the_mode(void **state)
+{
+	(void)state;
+	assert_int_equal(mirror_add_mode(NLM_F_REPLACE), RIB_ADD_REPLACE);
+	assert_int_equal(mirror_add_mode(NLM_F_REPLACE | NLM_F_CREATE), RIB_ADD_REPLACE);
+	assert_int_equal(mirror_add_mode(NLM_F_CREATE | NLM_F_EXCL), RIB_ADD_APPEND);
+	assert_int_equal(mirror_add_mode(NLM_F_CREATE | NLM_F_APPEND), RIB_ADD_APPEND);
+	assert_int_equal(mirror_add_mode(NLM_F_CREATE), RIB_ADD_PREPEND);
+	assert_int_equal(mirror_add_mode(NLM_F_MULTI), RIB_ADD_APPEND);	/* a dump */
+	assert_int_equal(mirror_add_mode(0), RIB_ADD_APPEND);
+}
+
+int main(void)
+{
+	static const uint32_t tables[] = { T_EXTRA, T_LAST };
+	static const uint32_t main_again[] = { RT_TABLE_MAIN };
+	char prefix[64];
+	char *argv[] = { "test_rib", "--no-huge", "-m", "512", "--no-pci", "-l", "0",
+			 "--file-prefix", prefix, "--log-level", "error", NULL };
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_preference_comes_before_metric),
+		cmocka_unit_test(test_unlisted_tables_are_refused),
+		cmocka_unit_test(test_append_prepend_replace_keep_the_kernels_order),
+		cmocka_unit_test(test_a_displaced_route_stays_first_of_its_kind),
+		cmocka_unit_test(test_replace_of_a_route_set_aside),
+		cmocka_unit_test(test_a_resync_renews_twins_and_sweeps_the_rest),
+		cmocka_unit_test(test_random_changes_follow_the_kernels_model),
+		cmocka_unit_test(test_the_kernels_flags_give_the_mode),
+	};
+
+	snprintf(prefix, sizeof(prefix), "tern-unit-rib-%d", getpid());
+	if (rte_eal_init(11, argv) < 0 || dp_rcu_init(1) < 0 || dp_nh_init() < 0 ||
+	    dp_fib_init(4096, SOCKET_ID_ANY) < 0 || rib_init(4096) < 0 ||
+	    rib_set_tables(main_again, 1) != -EINVAL || rib_set_tables(tables, 2) < 0) {
+		fprintf(stderr, "test_rib: cannot set up EAL and the tables\n");
+		return 1;
+	}
+	return cmocka_run_group_tests_name("rib", tests, NULL, NULL);
+}
