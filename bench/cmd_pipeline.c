@@ -105,7 +105,7 @@ int pipeline_cmd(int argc, char **argv)
 		printf("]}\n");
 	} else {
 		printf("tern-bench pipeline: %u BGP-shaped routes in the FIB in %.3f s (%.0f routes/s, two copies)\n"
-		       "  %lu packets to %u destinations: %.1f cycles/packet in eth_input..ip4_rewrite; "
+		       "  %lu packets to %u destinations: %.1f cycles/packet in the forwarding nodes; "
 		       "%.3f Mpps through the whole graph on %u worker%s",
 		       routes, insert_s, routes / insert_s, packets, flows, (double)cycles / packets,
 		       mpps, workers, workers > 1 ? "s (" : "");

@@ -94,7 +94,7 @@ static struct rte_node_register inject_node = {
 	.flags = RTE_NODE_SOURCE_F,
 	.process = inject_process,
 	.nb_edges = 1,
-	.next_nodes = { "eth_input" },
+	.next_nodes = { "ip4_fast" },
 };
 RTE_NODE_REGISTER(inject_node);
 
@@ -121,11 +121,42 @@ void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigne
  * neighbouring queues, which would make workers contend on the PMD rather
  * than on anything of tern's; port_tx's node statistics count what was sent.
  */
-static uint16_t sink_tx(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+static struct pipeline_frame *capture;
+static unsigned int capture_cap, *capture_n;
+
+static inline uint16_t sink(uint16_t port, struct rte_mbuf **pkts, uint16_t nb)
 {
-	(void)txq;
+	uint16_t i;
+
+	for (i = 0; unlikely(capture != NULL) && i < nb && *capture_n < capture_cap; i++) {
+		struct pipeline_frame *f = &capture[(*capture_n)++];
+
+		f->port = port;
+		f->len = rte_pktmbuf_pkt_len(pkts[i]);
+		rte_memcpy(f->data, rte_pktmbuf_mtod(pkts[i], void *),
+			   RTE_MIN(f->len, (uint16_t)sizeof(f->data)));
+	}
 	rte_pktmbuf_free_bulk(pkts, nb);
 	return nb;
+}
+
+static uint16_t sink_tx0(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	(void)txq;
+	return sink(0, pkts, nb);
+}
+
+static uint16_t sink_tx1(void *txq, struct rte_mbuf **pkts, uint16_t nb)
+{
+	(void)txq;
+	return sink(1, pkts, nb);
+}
+
+void pipeline_capture(struct pipeline_frame *buf, unsigned int cap, unsigned int *n)
+{
+	capture = buf;
+	capture_cap = cap;
+	capture_n = n;
 }
 
 static int set_nexthop(uint32_t id, unsigned int port, const char *dst)
@@ -203,7 +234,7 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 		rc = dp_node_port_tx_clone(i, dp.ports[i].port_id);
 		if (rc < 0)
 			return rc;
-		rte_eth_fp_ops[dp.ports[i].port_id].tx_pkt_burst = sink_tx;
+		rte_eth_fp_ops[dp.ports[i].port_id].tx_pkt_burst = i == 0 ? sink_tx0 : sink_tx1;
 	}
 	dp.nb_workers = nb_workers;
 	if ((rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
@@ -326,8 +357,8 @@ void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, u
 
 void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets)
 {
-	static const char *const stages[] = { "eth_input", "ip4_input", "ip4_lookup", "ip4_forward",
-					      "ip4_rewrite" };
+	static const char *const stages[] = { "ip4_fast", "eth_input", "ip4_input", "ip4_lookup",
+					      "ip4_forward", "ip4_rewrite" };
 	struct rte_node *n;
 	rte_graph_off_t off;
 	rte_node_t count;
@@ -339,7 +370,7 @@ void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packet
 			for (s = 0; s < RTE_DIM(stages); s++)
 				if (strcmp(n->name, stages[s]) == 0)
 					*cycles += n->total_cycles;
-			if (strcmp(n->name, "ip4_lookup") == 0)
+			if (strcmp(n->name, "ip4_fast") == 0)
 				*packets += n->total_objs;
 		}
 }

@@ -45,8 +45,17 @@ unsigned int pipeline_walk(struct pipeline *p);
  * injected[w] says how many packets worker w fed. Returns the seconds taken.
  */
 double pipeline_run(struct pipeline *p, double seconds, uint64_t *injected);
-/* Cycles spent in the forwarding nodes (eth_input .. ip4_rewrite) and the packets through ip4_lookup, all workers. */
+/* Cycles spent in the forwarding nodes (ip4_fast, eth_input .. ip4_rewrite) and the packets
+ * through ip4_fast, all workers. */
 void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets);
+/* A frame the pipeline sent, for tests: its port and its first bytes. */
+struct pipeline_frame {
+	uint16_t port;
+	uint16_t len;
+	uint8_t data[256];
+};
+/* Copies every frame sent into buf (at most cap; *n counts them); buf NULL stops. */
+void pipeline_capture(struct pipeline_frame *buf, unsigned int cap, unsigned int *n);
 /* Benchmarking: every walk injects a burst of copies of frame, to dsts in turn (n = 0 stops). */
 void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, unsigned int n);
 

@@ -6,7 +6,7 @@
 #include "dataplane/trace.h"
 
 enum port_rx_next {
-	PORT_RX_NEXT_ETH_INPUT,
+	PORT_RX_NEXT_IP4_FAST,
 	PORT_RX_NEXT_MAX,
 };
 
@@ -36,7 +36,7 @@ static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, 
 	if (unlikely(dp_trace.on))
 		dp_trace_rx(graph->id, node->id, (struct rte_mbuf **)node->objs, n);
 	node->idx = n;
-	rte_node_next_stream_move(graph, node, PORT_RX_NEXT_ETH_INPUT);
+	rte_node_next_stream_move(graph, node, PORT_RX_NEXT_IP4_FAST);
 	return n;
 }
 
@@ -61,7 +61,7 @@ static struct rte_node_register port_rx_node = {
 	.init = port_rx_init,
 	.nb_edges = PORT_RX_NEXT_MAX,
 	.next_nodes = {
-		[PORT_RX_NEXT_ETH_INPUT] = "eth_input",
+		[PORT_RX_NEXT_IP4_FAST] = "ip4_fast",
 	},
 };
 RTE_NODE_REGISTER(port_rx_node);

@@ -63,7 +63,7 @@ int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id)
 {
 	char suffix[16], name[RTE_NODE_NAMESIZE];
 	const char *edge = name;
-	rte_node_t id, rewrite;
+	rte_node_t id, rewrite, fast;
 
 	snprintf(suffix, sizeof(suffix), "%u", port_index);
 	snprintf(name, sizeof(name), "port_tx-%s", suffix);
@@ -77,8 +77,13 @@ int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id)
 	rewrite = rte_node_from_name("ip4_rewrite");
 	if (rewrite == RTE_NODE_ID_INVALID)
 		return -ENOENT;
-	/* ip4_rewrite's edge number i is port index i */
+	/* ip4_rewrite's edge number i is port index i; ip4_fast's is 1 + i */
 	if (rte_node_edge_update(rewrite, port_index, &edge, 1) == 0)
+		return -EINVAL;
+	fast = rte_node_from_name("ip4_fast");
+	if (fast == RTE_NODE_ID_INVALID)
+		return -ENOENT;
+	if (rte_node_edge_update(fast, 1 + port_index, &edge, 1) == 0)
 		return -EINVAL;
 	return 0;
 }

@@ -10,7 +10,7 @@
 #include "dataplane/stages.h"
 
 const char *const dp_stage_names[DP_STAGE_MAX] = {
-	[DP_STAGE_RX] = "rx", [DP_STAGE_PARSE] = "parse", [DP_STAGE_LOOKUP] = "lookup",
+	[DP_STAGE_RX] = "rx", [DP_STAGE_FAST] = "fastpath", [DP_STAGE_PARSE] = "parse", [DP_STAGE_LOOKUP] = "lookup",
 	[DP_STAGE_REWRITE] = "rewrite", [DP_STAGE_TX] = "tx", [DP_STAGE_PUNT] = "punt",
 	[DP_STAGE_ICMP] = "icmp", [DP_STAGE_DROP] = "drop",
 };
@@ -24,7 +24,7 @@ static int stage_of(const char *name, bool *counts)
 		bool counts;
 	} map[] = {
 		{ "port_rx-", DP_STAGE_RX, true }, { "pipeline_inject", DP_STAGE_RX, true },
-		{ "eth_input", DP_STAGE_PARSE, true }, { "ip4_input", DP_STAGE_PARSE, false },
+		{ "ip4_fast", DP_STAGE_FAST, true }, { "eth_input", DP_STAGE_PARSE, true }, { "ip4_input", DP_STAGE_PARSE, false },
 		{ "ip4_lookup", DP_STAGE_LOOKUP, true }, { "ip4_forward", DP_STAGE_REWRITE, true },
 		{ "ip4_rewrite", DP_STAGE_REWRITE, false }, { "port_tx-", DP_STAGE_TX, true },
 		{ "punt_", DP_STAGE_PUNT, true }, { "icmp_", DP_STAGE_ICMP, true },

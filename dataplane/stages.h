@@ -10,6 +10,7 @@
 
 enum dp_stage {
 	DP_STAGE_RX,		/* port_rx-*: polling, busy or not */
+	DP_STAGE_FAST,		/* ip4_fast: the common case parsed, looked up and rewritten at once */
 	DP_STAGE_PARSE,		/* eth_input, ip4_input */
 	DP_STAGE_LOOKUP,	/* ip4_lookup */
 	DP_STAGE_REWRITE,	/* ip4_forward, ip4_rewrite */

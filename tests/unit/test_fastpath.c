@@ -1,0 +1,285 @@
+/*
+ * ip4_fast must not change what happens to any packet: every frame below goes
+ * through ternd's graph twice, once as it comes (the fast path takes what it
+ * can) and once with the packet trace armed (which sends it down the long
+ * path, eth_input .. ip4_rewrite), and both runs must send the same bytes out
+ * of the same ports, punt the same bytes to the kernel and count the same
+ * drop, punt, ICMP and tx nodes. The plain forwarded frames must really have
+ * taken the fast path, and the others really the long one.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_graph.h>
+#include <rte_graph_worker.h>
+#include <rte_ip.h>
+#include <rte_ring.h>
+#include <rte_udp.h>
+
+#include "bench/pipeline.h"
+#include "dataplane/fib.h"
+#include "dataplane/nexthop.h"
+#include "dataplane/punt.h"
+#include "dataplane/trace.h"
+
+#define SRC 0xc6120002u		/* 198.18.0.2, behind port 0 */
+#define FWD 0xc6130005u		/* 198.19.0.5: forwarded out of port 1 */
+#define MAX_OUT 16
+
+static struct pipeline p;
+
+struct frame {
+	uint8_t b[256];
+	uint16_t len;
+};
+
+struct outcome {
+	struct pipeline_frame sent[MAX_OUT];
+	unsigned int nb_sent;
+	struct pipeline_frame punted[MAX_OUT];
+	unsigned int nb_punted;
+	uint64_t sinks[256];	/* total_objs of every drop_*, punt_*, icmp_* and port_tx-* node */
+	uint64_t eth_input;	/* packets the long path took */
+};
+
+static struct rte_ipv4_hdr *ip_of(struct frame *f)
+{
+	return (struct rte_ipv4_hdr *)(f->b + sizeof(struct rte_ether_hdr));
+}
+
+static void fix_cksum(struct frame *f)
+{
+	ip_of(f)->hdr_checksum = 0;
+	ip_of(f)->hdr_checksum = rte_ipv4_cksum(ip_of(f));
+}
+
+/* A UDP datagram from SRC to dst, for port 0's MAC, with a good checksum. */
+static struct frame udp(uint32_t dst, uint8_t ttl, uint16_t payload)
+{
+	struct frame f = { .len = sizeof(struct rte_ether_hdr) + 20 + 8 + payload };
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)f.b;
+	struct rte_ipv4_hdr *ip = ip_of(&f);
+	struct rte_udp_hdr *u = (struct rte_udp_hdr *)(ip + 1);
+	unsigned int i;
+
+	eth->dst_addr = dp_port0_mac();
+	rte_ether_unformat_addr("02:00:00:00:b0:00", &eth->src_addr);
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(20 + 8 + payload);
+	ip->packet_id = RTE_BE16(0x1234);
+	ip->time_to_live = ttl;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = rte_cpu_to_be_32(SRC);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	u->src_port = RTE_BE16(40000);
+	u->dst_port = RTE_BE16(7);
+	u->dgram_len = rte_cpu_to_be_16(8 + payload);
+	for (i = 0; i < payload; i++)
+		f.b[f.len - payload + i] = i;
+	fix_cksum(&f);
+	return f;
+}
+
+static void snapshot(struct outcome *o)
+{
+	struct rte_node *n;
+	rte_graph_off_t off;
+	rte_node_t count;
+	unsigned int k = 0;
+
+	o->eth_input = 0;
+	rte_graph_foreach_node(count, off, p.graph, n) {
+		if (strcmp(n->name, "eth_input") == 0)
+			o->eth_input = n->total_objs;
+		if (strncmp(n->name, "drop_", 5) && strncmp(n->name, "punt_", 5) &&
+		    strncmp(n->name, "icmp_", 5) && strncmp(n->name, "port_tx-", 8))
+			continue;
+		assert_true(k < RTE_DIM(o->sinks));
+		o->sinks[k++] = n->total_objs;
+	}
+}
+
+/* One walk with f; what it did, as differences of the node counters. */
+static void run(const struct frame *f, bool long_path, struct outcome *o)
+{
+	const uint8_t *frames[1] = { f->b };
+	struct outcome before;
+	unsigned int i;
+	void *m;
+
+	memset(o, 0, sizeof(*o));
+	snapshot(&before);
+	if (long_path)
+		assert_int_equal(dp_trace_arm(DP_TRACE_ANY_PORT, 1), 0);
+	pipeline_capture(o->sent, MAX_OUT, &o->nb_sent);
+	pipeline_inject(frames, &f->len, 1);
+	pipeline_walk(&p);
+	pipeline_capture(NULL, 0, NULL);
+	if (long_path) {
+		assert_int_equal(dp_trace_in_flight(), 0);	/* it was traced, and its record ended */
+		dp_trace_disarm();
+	}
+	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0) {
+		struct pipeline_frame *pf = &o->punted[o->nb_punted++];
+		struct rte_mbuf *mb = m;
+
+		pf->len = rte_pktmbuf_pkt_len(mb);
+		memcpy(pf->data, rte_pktmbuf_mtod(mb, void *), RTE_MIN(pf->len, sizeof(pf->data)));
+		rte_pktmbuf_free(mb);
+	}
+	snapshot(o);
+	for (i = 0; i < RTE_DIM(o->sinks); i++)
+		o->sinks[i] -= before.sinks[i];
+	o->eth_input -= before.eth_input;
+}
+
+static void same_frames(const char *what, const char *name, const struct pipeline_frame *a,
+			unsigned int na, const struct pipeline_frame *b, unsigned int nb)
+{
+	unsigned int i;
+
+	if (na != nb)
+		fail_msg("%s: %u frame(s) %s on the fast path, %u on the long path", name, na, what, nb);
+	for (i = 0; i < na; i++)
+		if (a[i].port != b[i].port || a[i].len != b[i].len ||
+		    memcmp(a[i].data, b[i].data, RTE_MIN(a[i].len, sizeof(a[i].data))) != 0)
+			fail_msg("%s: frame %u %s differs between the paths", name, i, what);
+}
+
+/* The frame's fate on both paths; fast: whether the fast path should take it alone. */
+static void check_same(const char *name, const struct frame *f, bool fast)
+{
+	struct outcome a, b;
+
+	run(f, false, &a);
+	run(f, true, &b);
+	same_frames("sent", name, a.sent, a.nb_sent, b.sent, b.nb_sent);
+	same_frames("punted", name, a.punted, a.nb_punted, b.punted, b.nb_punted);
+	if (memcmp(a.sinks, b.sinks, sizeof(a.sinks)) != 0)
+		fail_msg("%s: the drop/punt/icmp/tx counters differ between the paths", name);
+	if (b.eth_input != 1)
+		fail_msg("%s: the armed trace did not send it down the long path", name);
+	if (fast ? a.eth_input != 0 : a.eth_input != 1)
+		fail_msg("%s: expected the %s path, it took the other", name, fast ? "fast" : "long");
+	if (fast && (a.nb_sent != 1 || a.sent[0].port != 1))
+		fail_msg("%s: not forwarded out of port 1", name);
+}
+
+static void test_every_kind_of_frame_has_one_fate(void **state)
+{
+	struct frame f;
+
+	(void)state;
+	check_same("forwarded", (f = udp(FWD, 64, 18), &f), true);
+	check_same("forwarded, TTL 2", (f = udp(FWD, 2, 18), &f), true);
+	check_same("ECMP", (f = udp(0xc6130107, 64, 18), &f), true);
+	f = udp(FWD, 64, 18);
+	f.len = 60;	/* Ethernet padding after the datagram */
+	check_same("padded", &f, true);
+	check_same("TTL 1", (f = udp(FWD, 1, 18), &f), false);
+	check_same("TTL 0", (f = udp(FWD, 0, 18), &f), false);
+	check_same("to the router", (f = udp(0xc6120001, 64, 18), &f), false);
+	check_same("unresolved", (f = udp(0xc6130201, 64, 18), &f), false);
+	check_same("blackhole", (f = udp(0xc6130301, 64, 18), &f), false);
+	check_same("unreachable", (f = udp(0xc6130401, 64, 18), &f), false);
+	check_same("prohibit", (f = udp(0xc6130501, 64, 18), &f), false);
+	check_same("no route", (f = udp(0xc613c801, 64, 18), &f), false);
+	check_same("multicast", (f = udp(0xe0000005, 64, 18), &f), false);
+	check_same("broadcast", (f = udp(0xffffffff, 64, 18), &f), false);
+	check_same("martian source", (f = udp(FWD, 64, 18), ip_of(&f)->src_addr = RTE_BE32(0x7f000001),
+				      fix_cksum(&f), &f), false);
+	check_same("martian destination", (f = udp(0x00010203, 64, 18), &f), false);
+	f = udp(FWD, 64, 18);
+	ip_of(&f)->hdr_checksum ^= 0x0100;
+	check_same("bad checksum", &f, false);
+	f = udp(FWD, 64, 18);
+	ip_of(&f)->version_ihl = 0x46;
+	fix_cksum(&f);
+	check_same("IP options", &f, false);
+	f = udp(FWD, 64, 18);
+	ip_of(&f)->version_ihl = 0x44;
+	check_same("IHL 4", &f, false);
+	f = udp(FWD, 64, 18);
+	ip_of(&f)->version_ihl = 0x65;
+	check_same("version 6", &f, false);
+	f = udp(FWD, 64, 18);
+	ip_of(&f)->total_length = RTE_BE16(200);
+	fix_cksum(&f);
+	check_same("total length past the frame", &f, false);
+	f = udp(FWD, 64, 18);
+	ip_of(&f)->total_length = RTE_BE16(12);
+	fix_cksum(&f);
+	check_same("total length under the header", &f, false);
+	f = udp(FWD, 64, 18);
+	f.len = 30;
+	check_same("truncated IP header", &f, false);
+	f.len = 10;
+	check_same("runt", &f, false);
+	f = udp(FWD, 64, 18);
+	rte_ether_unformat_addr("02:00:00:00:99:99", (struct rte_ether_addr *)f.b);
+	check_same("another host's MAC", &f, false);
+	f = udp(FWD, 64, 18);
+	memset(f.b, 0xff, 6);
+	check_same("broadcast MAC", &f, false);
+	f = udp(FWD, 64, 18);
+	((struct rte_ether_hdr *)f.b)->ether_type = RTE_BE16(RTE_ETHER_TYPE_ARP);
+	check_same("ARP", &f, false);
+	f = udp(FWD, 64, 18);
+	((struct rte_ether_hdr *)f.b)->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV6);
+	check_same("IPv6", &f, false);
+	f = udp(0xc6130605, 64, 200);	/* 228 bytes of IP over an MTU of 100 */
+	ip_of(&f)->fragment_offset = RTE_BE16(RTE_IPV4_HDR_DF_FLAG);
+	fix_cksum(&f);
+	check_same("over the MTU with DF", &f, false);
+	check_same("over the MTU without DF", (f = udp(0xc6130605, 64, 200), &f), false);
+	check_same("within the small MTU", (f = udp(0xc6130605, 64, 40), &f), true);
+}
+
+int main(void)
+{
+	static const uint32_t members[] = { 1, 2 };
+	struct dp_nexthop nh = { .port = 1, .mtu = 1500 };
+	char prefix[64];
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_kind_of_frame_has_one_fate),
+	};
+
+	snprintf(prefix, sizeof(prefix), "tern-unit-fastpath-%d", getpid());
+	if (pipeline_init(&p, 4096, prefix, 1, NULL) < 0) {
+		fprintf(stderr, "test_fastpath: cannot set up the pipeline\n");
+		return 1;
+	}
+	nh.kind = DP_NH_LOCAL;
+	dp_nh_set(3, &nh, NULL);
+	nh.kind = DP_NH_UNRESOLVED;
+	dp_nh_set(4, &nh, NULL);
+	nh.kind = DP_NH_BLACKHOLE;
+	dp_nh_set(5, &nh, NULL);
+	nh.kind = DP_NH_UNREACHABLE;
+	dp_nh_set(6, &nh, NULL);
+	nh.kind = DP_NH_PROHIBIT;
+	dp_nh_set(7, &nh, NULL);
+	nh.kind = DP_NH_GROUP;
+	nh.nb_members = 2;
+	dp_nh_set(8, &nh, members);
+	nh = *dp_nh_get(1);	/* forward out of port 1, made by the pipeline */
+	nh.mtu = 100;
+	dp_nh_set(9, &nh, NULL);
+	dp_fib_add(FWD & 0xffffff00, 24, 1);
+	dp_fib_add(0xc6130100, 24, 8);
+	dp_fib_add(0xc6120001, 32, 3);
+	dp_fib_add(0xc6130200, 24, 4);
+	dp_fib_add(0xc6130300, 24, 5);
+	dp_fib_add(0xc6130400, 24, 6);
+	dp_fib_add(0xc6130500, 24, 7);
+	dp_fib_add(0xc6130600, 24, 9);
+	return cmocka_run_group_tests_name("fastpath", tests, NULL, NULL);
+}
