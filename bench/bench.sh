@@ -1,7 +1,9 @@
 #!/bin/bash
 # make bench: ternd against DPDK's l3fwd (LPM) and testpmd (io) in the same memif harness.
 # One core forwards (lcore 1), tern-bench generates on the other (lcore 0); runs alternate,
-# ROUNDS rounds, medians reported and written to $OUT/results.json.
+# ROUNDS rounds, medians reported and written to $OUT/results.json (results-1m.json with
+# TABLE=1m: both routers then also hold a 1M-route BGP-shaped table, tern-bench routes; ternd
+# learns it from its kernel, l3fwd from its rule file with its LPM limits raised).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
@@ -10,18 +12,27 @@ DURATION=${DURATION:-5}
 FLOWS=${FLOWS:-1024}
 SIZE=${SIZE:-64}
 OUT=${OUT:-$BUILD/bench}
+TABLE=${TABLE:-1k}
 . "$ROOT/bench/lib.sh"
 bench_begin bench
 mkdir -p "$OUT"
 hugepages_reserve 2048
 
-l3fwd_build || exit 1
-
-# The same 1k-route table for both: 1000 /27s that carry no traffic, plus the route in use.
+# The same table for both: 1000 /27s (or 1M BGP-shaped routes) that carry no traffic, plus the
+# routes in use.
 ROUTES=$DIR/routes.txt
-for i in $(seq 0 999); do
-	echo "198.18.$((128 + i / 8)).$(((i % 8) * 32))/27"
-done > "$ROUTES"
+if [ "$TABLE" = 1m ]; then
+	l3fwd_build big || exit 1
+	"$BUILD/tern-bench" routes --count 1000000 | sort -u > "$ROUTES"
+	RESULTS=$OUT/results-1m.json
+else
+	l3fwd_build || exit 1
+	for i in $(seq 0 999); do
+		echo "198.18.$((128 + i / 8)).$(((i % 8) * 32))/27"
+	done > "$ROUTES"
+	RESULTS=$OUT/results.json
+fi
+NB_ROUTES=$(($(wc -l < "$ROUTES") + 1))
 {
 	echo "R198.18.0.0/24 0"
 	echo "R198.18.1.0/24 1"
@@ -47,8 +58,15 @@ run_tern() {
 		echo "arp 198.18.0.2 02:00:00:00:b0:00 m0"
 		echo "arp 198.18.1.2 02:00:00:00:b0:01 m1"
 		echo "ip route 198.19.0.0/16 198.18.1.2"
-		sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
+		[ "$TABLE" = 1m ] || sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
 	} | tern -f - >/dev/null || { echo "tern config failed"; exit 1; }
+	if [ "$TABLE" = 1m ]; then	# through the kernel, as a routing daemon would
+		sed 's/^/route replace /; s/$/ via 198.18.0.2/' "$ROUTES" | ip -n "$R" -batch - || exit 1
+		for _ in $(seq 600); do
+			[ "$(tern --json -c "show ip route summary" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["kernel_routes"])')" -ge "$NB_ROUTES" ] && break
+			sleep 0.5
+		done
+	fi
 	gen 02:00:00:00:a0:00 2	# ternd sends what its kernel emits on a second queue
 	ternd_stop
 }
@@ -82,18 +100,18 @@ for r in $(seq "$ROUNDS"); do
 	done
 done
 
-/usr/bin/python3 - "$OUT/results.json" "$SIZE" "$FLOWS" "$DURATION" "$ROUNDS" \
+/usr/bin/python3 - "$RESULTS" "$SIZE" "$FLOWS" "$DURATION" "$ROUNDS" "$NB_ROUTES" \
 	"${res[tern]}" "${res[l3fwd]}" "${res[testpmd]}" <<'PY'
 import json, statistics, sys, platform, subprocess
-out, size, flows, dur, rounds = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
-runs = {k: [int(x) for x in v.split()] for k, v in zip(("tern", "l3fwd", "testpmd"), sys.argv[6:9])}
+out, size, flows, dur, rounds, routes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
+runs = {k: [int(x) for x in v.split()] for k, v in zip(("tern", "l3fwd", "testpmd"), sys.argv[7:10])}
 med = {k: statistics.median(v) for k, v in runs.items()}
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-res = {"frame_size": size, "flows": flows, "duration_s": dur, "rounds": rounds, "routes": 1001,
+res = {"frame_size": size, "flows": flows, "duration_s": dur, "rounds": rounds, "routes": routes,
        "cpu": cpu, "runs_pps": runs, "median_pps": med,
        "tern_vs_l3fwd": med["tern"] / med["l3fwd"], "tern_vs_testpmd": med["tern"] / med["testpmd"]}
 json.dump(res, open(out, "w"), indent=2)
-print(f"\n{size}-byte frames, {flows} flows, 1001 routes, {rounds} rounds of {dur:g} s, medians ({cpu}):")
+print(f"\n{size}-byte frames, {flows} flows, {routes} routes, {rounds} rounds of {dur:g} s, medians ({cpu}):")
 for k in ("tern", "l3fwd", "testpmd"):
     print(f"  {k:8s} {med[k]/1e6:8.3f} Mpps   runs: " + " ".join(f"{x/1e6:.3f}" for x in runs[k]))
 print(f"  tern / l3fwd-lpm  = {res['tern_vs_l3fwd']:.3f}")

@@ -103,24 +103,31 @@ tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }
 # (and -v6.cfg), the generator's MACs as next hops; waits for its sockets. Sets pid.
 l3fwd_start() {
 	ip netns exec "$R" "$L3FWD" -l 1 $MEM_ARGS --no-pci --file-prefix "tern-$BENCH_NAME-dut" \
-		--log-level='*:error' --vdev "$(memif 0 server 02:00:00:00:a0:00)" \
+		--log-level='*:error' --log-level=user1:info --vdev "$(memif 0 server 02:00:00:00:a0:00)" \
 		--vdev "$(memif 1 server 02:00:00:00:a0:01)" \
 		-- -p 0x3 -P --parse-ptype --config "(0,0,1),(1,0,1)" --lookup lpm \
 		--rule_ipv4 "$DIR/l3fwd-v4.cfg" --rule_ipv6 "$DIR/l3fwd-v6.cfg" \
-		--eth-dest=0,02:00:00:00:b0:00 --eth-dest=1,02:00:00:00:b0:01 > "$DIR/l3fwd.log" 2>&1 &
+		--eth-dest=0,02:00:00:00:b0:00 --eth-dest=1,02:00:00:00:b0:01 \
+		> "$DIR/l3fwd.log" 2>&1 &
 	pid=$!
-	for _ in $(seq 100); do [ -S "$DIR/memif1.sock" ] && break; sleep 0.1; done
+	# the memif sockets come first; with a big table the LPM takes a while to fill after them
+	for _ in $(seq 3000); do grep -q "entering main loop" "$DIR/l3fwd.log" && break; sleep 0.1; done
 	sleep 0.5
 }
 
 # DPDK's l3fwd from the dpdk-doc examples, built once under $BUILD/l3fwd; sets L3FWD.
+# l3fwd_build big: a second build whose LPM holds an Internet table (its stock limit is
+# 1024 rules and 256 tbl8 groups), under $BUILD/l3fwd-big.
 l3fwd_build() {
-	L3FWD=$BUILD/l3fwd/l3fwd/build/l3fwd
+	local dir=$BUILD/l3fwd${1:+-$1}
+	L3FWD=$dir/l3fwd/build/l3fwd
 	[ -x "$L3FWD" ] && return 0
-	echo "building DPDK's l3fwd from /usr/share/dpdk/examples"
-	rm -rf "$BUILD/l3fwd" && mkdir -p "$BUILD/l3fwd"
-	cp -r /usr/share/dpdk/examples/l3fwd /usr/share/dpdk/examples/common "$BUILD/l3fwd/"
+	echo "building DPDK's l3fwd from /usr/share/dpdk/examples${1:+ (LPM for 2M rules)}"
+	rm -rf "$dir" && mkdir -p "$dir"
+	cp -r /usr/share/dpdk/examples/l3fwd /usr/share/dpdk/examples/common "$dir/"
 	# the one change memif needs: it offers no rx checksum offload, which l3fwd asks for
-	sed -i 's/\.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,/.offloads = 0,/' "$BUILD/l3fwd/l3fwd/main.c"
-	CFLAGS="-march=native" make -s -C "$BUILD/l3fwd/l3fwd" >/dev/null || { echo "l3fwd build failed"; return 1; }
+	sed -i 's/\.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,/.offloads = 0,/' "$dir/l3fwd/main.c"
+	[ "${1:-}" = big ] && sed -i 's/^#define IPV4_L3FWD_LPM_MAX_RULES .*/#define IPV4_L3FWD_LPM_MAX_RULES (1 << 21)/;
+		s/^#define IPV4_L3FWD_LPM_NUMBER_TBL8S .*/#define IPV4_L3FWD_LPM_NUMBER_TBL8S (1 << 16)/' "$dir/l3fwd/l3fwd_lpm.c"
+	CFLAGS="-march=native" make -s -C "$dir/l3fwd" >/dev/null || { echo "l3fwd build failed"; return 1; }
 }
