@@ -71,6 +71,8 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint16_t n = 0, odd = 0, i;
 
+	if (unlikely(nb == 0))
+		return 0;
 	if (unlikely(DP_TRACE_ACTIVE(graph))) {
 		rte_node_next_stream_move(graph, node, IP4_FAST_NEXT_SLOW);
 		return nb;
