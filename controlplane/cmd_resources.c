@@ -13,6 +13,19 @@
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 
+/* Under AddressSanitizer its allocator, not glibc's, hands out the heap: ask it instead. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TERN_ASAN_HEAP 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TERN_ASAN_HEAP 1
+#endif
+#endif
+#ifdef TERN_ASAN_HEAP
+size_t __sanitizer_get_current_allocated_bytes(void);
+size_t __sanitizer_get_free_bytes(void);
+#endif
+
 struct process_memory {
 	uint64_t rss_kb, rss_peak_kb;	/* VmRSS and VmHWM: ordinary pages only, hugepages apart */
 	uint64_t heap_in_use, heap_free;	/* glibc's malloc: handed out, and held but free */
@@ -22,7 +35,6 @@ struct process_memory {
 static void process_memory(struct process_memory *m)
 {
 	struct rte_malloc_socket_stats st;
-	struct mallinfo2 mi = mallinfo2();
 	char line[128];
 	unsigned int s;
 	FILE *f;
@@ -36,8 +48,15 @@ static void process_memory(struct process_memory *m)
 		}
 		fclose(f);
 	}
+#ifdef TERN_ASAN_HEAP
+	m->heap_in_use = __sanitizer_get_current_allocated_bytes();
+	m->heap_free = __sanitizer_get_free_bytes();
+#else
+	struct mallinfo2 mi = mallinfo2();
+
 	m->heap_in_use = mi.uordblks + mi.hblkhd;
 	m->heap_free = mi.fordblks;
+#endif
 	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
 		if (rte_malloc_get_socket_stats(s, &st) < 0)
 			continue;
