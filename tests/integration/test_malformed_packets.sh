@@ -5,7 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 tern_test_begin malformed
 two_hosts
-ip netns exec "$H1" ping -c 1 -W 1 198.18.1.2 >/dev/null	# resolve both sides first
+ip netns exec "$H1" ping -c 2 -i 0.2 -W 2 198.18.1.2 >/dev/null	# resolve both sides first
+# an unresolved neighbour would send the TTL-1 cases to the kernel instead of icmp_time_exceeded
+wait_for "h2 is a forward entry in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
+wait_for "h1 is a forward entry in the FIB" [ "$(fib_kind 198.18.0.2)" = forward ]
 ip netns exec "$H2" tcpdump -i "$W1" -w "$T_DIR/h2.pcap" -U -n "udp or (ip[9] = 17)" >/dev/null 2>&1 &
 T_PIDS+=($!)
 sleep 1
