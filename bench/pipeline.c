@@ -277,6 +277,28 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 	return 0;
 }
 
+void pipeline_route_every_kind(void)
+{
+	static const uint32_t members[] = { 1, 2 };
+	static const enum dp_nh_kind kinds[] = { DP_NH_LOCAL, DP_NH_UNRESOLVED, DP_NH_BLACKHOLE,
+						 DP_NH_UNREACHABLE, DP_NH_PROHIBIT };
+	struct dp_nexthop nh = { .port = 1, .mtu = 1400 };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(kinds); i++) {
+		nh.kind = kinds[i];
+		dp_nh_set(3 + i, &nh, NULL);
+	}
+	nh.kind = DP_NH_GROUP;
+	nh.nb_members = 2;
+	dp_nh_set(8, &nh, members);
+	dp_fib_add(0xc6130000, 24, 1);
+	dp_fib_add(0xc6130100, 24, 8);
+	dp_fib_add(0xc6120001, 32, 3);
+	for (i = 1; i < RTE_DIM(kinds); i++)
+		dp_fib_add(0xc6130100 + (i << 8), 24, 3 + i);
+}
+
 double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n)
 {
 	enum { BATCH = 65536 };

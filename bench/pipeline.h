@@ -48,6 +48,12 @@ double pipeline_run(struct pipeline *p, double seconds, uint64_t *injected);
 /* Cycles spent in the forwarding nodes (ip4_fast, eth_input .. ip4_rewrite) and the packets
  * through ip4_fast, all workers. */
 void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets);
+/*
+ * For the fuzz target and tests, one route per nexthop kind: 198.19.0.0/24 forward out of port 1
+ * (nexthop 1), 198.19.1.0/24 ECMP over nexthops 1 and 2, 198.18.0.1/32 local, 198.19.2.0/24
+ * unresolved, .3.0/24 blackhole, .4.0/24 unreachable, .5.0/24 prohibit (nexthops 3 to 8).
+ */
+void pipeline_route_every_kind(void);
 /* A frame the pipeline sent, for tests: its port and its first bytes. */
 struct pipeline_frame {
 	uint16_t port;

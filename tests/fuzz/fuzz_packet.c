@@ -19,40 +19,11 @@
 #include <rte_ring.h>
 
 #include "bench/pipeline.h"
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
 #include "dataplane/punt.h"
 #include "dataplane/trace.h"
 
 static struct pipeline p;
 static unsigned int baseline;
-
-static void nexthops(void)
-{
-	static const uint32_t members[] = { 1, 2 };
-	struct dp_nexthop nh = { .port = 1, .mtu = 1400 };
-
-	nh.kind = DP_NH_LOCAL;
-	dp_nh_set(3, &nh, NULL);
-	nh.kind = DP_NH_UNRESOLVED;
-	dp_nh_set(4, &nh, NULL);
-	nh.kind = DP_NH_BLACKHOLE;
-	dp_nh_set(5, &nh, NULL);
-	nh.kind = DP_NH_UNREACHABLE;
-	dp_nh_set(6, &nh, NULL);
-	nh.kind = DP_NH_PROHIBIT;
-	dp_nh_set(7, &nh, NULL);
-	nh.kind = DP_NH_GROUP;
-	nh.nb_members = 2;
-	dp_nh_set(8, &nh, members);
-	dp_fib_add(0xc6130000, 24, 1);	/* 198.19.0.0/24 forward */
-	dp_fib_add(0xc6130100, 24, 8);	/* ECMP */
-	dp_fib_add(0xc6120001, 32, 3);	/* local */
-	dp_fib_add(0xc6130200, 24, 4);
-	dp_fib_add(0xc6130300, 24, 5);
-	dp_fib_add(0xc6130400, 24, 6);
-	dp_fib_add(0xc6130500, 24, 7);
-}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -63,7 +34,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(prefix, sizeof(prefix), "tern-fuzz-%d", getpid());
 	if (pipeline_init(&p, 65536, prefix, 1, NULL) < 0)
 		__builtin_trap();
-	nexthops();
+	pipeline_route_every_kind();
 	baseline = rte_mempool_avail_count(p.pool);
 	return 0;
 }

@@ -245,8 +245,7 @@ static void test_every_kind_of_frame_has_one_fate(void **state)
 
 int main(void)
 {
-	static const uint32_t members[] = { 1, 2 };
-	struct dp_nexthop nh = { .port = 1, .mtu = 1500 };
+	struct dp_nexthop nh;
 	char prefix[64];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_kind_of_frame_has_one_fate),
@@ -257,29 +256,10 @@ int main(void)
 		fprintf(stderr, "test_fastpath: cannot set up the pipeline\n");
 		return 1;
 	}
-	nh.kind = DP_NH_LOCAL;
-	dp_nh_set(3, &nh, NULL);
-	nh.kind = DP_NH_UNRESOLVED;
-	dp_nh_set(4, &nh, NULL);
-	nh.kind = DP_NH_BLACKHOLE;
-	dp_nh_set(5, &nh, NULL);
-	nh.kind = DP_NH_UNREACHABLE;
-	dp_nh_set(6, &nh, NULL);
-	nh.kind = DP_NH_PROHIBIT;
-	dp_nh_set(7, &nh, NULL);
-	nh.kind = DP_NH_GROUP;
-	nh.nb_members = 2;
-	dp_nh_set(8, &nh, members);
+	pipeline_route_every_kind();
 	nh = *dp_nh_get(1);	/* forward out of port 1, made by the pipeline */
 	nh.mtu = 100;
 	dp_nh_set(9, &nh, NULL);
-	dp_fib_add(FWD & 0xffffff00, 24, 1);
-	dp_fib_add(0xc6130100, 24, 8);
-	dp_fib_add(0xc6120001, 32, 3);
-	dp_fib_add(0xc6130200, 24, 4);
-	dp_fib_add(0xc6130300, 24, 5);
-	dp_fib_add(0xc6130400, 24, 6);
-	dp_fib_add(0xc6130500, 24, 7);
 	dp_fib_add(0xc6130600, 24, 9);
 	return cmocka_run_group_tests_name("fastpath", tests, NULL, NULL);
 }
