@@ -169,17 +169,40 @@ static int nh_alloc(uint32_t *id)
 
 static void addr_remove(unsigned int i);
 
-static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint32_t *id)
+/* The id of the nexthop of that type and hop, or of that group; 0 when none (no reference). */
+static uint32_t nh_find_hop(enum rib_nh_type type, const struct rib_hop *hop)
 {
 	uint32_t i;
-	int rc;
 
 	for (i = 1; i < nh_high; i++)
-		if (nhs[i].used && hop_is(&nhs[i], type, hop)) {
-			nhs[i].refcnt++;
-			*id = i;
-			return 0;
-		}
+		if (nhs[i].used && hop_is(&nhs[i], type, hop))
+			return i;
+	return 0;
+}
+
+static uint32_t nh_find_group(const struct rib_nh_spec *s)
+{
+	uint32_t i;
+
+	for (i = 1; i < nh_high; i++)
+		if (nhs[i].used && group_is(&nhs[i], s))
+			return i;
+	return 0;
+}
+
+uint32_t rib_nh_find(const struct rib_nh_spec *s)
+{
+	return s->type == RIB_NH_GROUP ? nh_find_group(s) : nh_find_hop(s->type, &s->hop);
+}
+
+static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint32_t *id)
+{
+	int rc;
+
+	if ((*id = nh_find_hop(type, hop)) != 0) {
+		nhs[*id].refcnt++;
+		return 0;
+	}
 	if ((rc = nh_alloc(id)) < 0)
 		return rc;
 	nhs[*id].type = type;
@@ -195,20 +218,18 @@ static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint3
 
 int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 {
-	uint32_t i, g;
 	unsigned int m;
+	uint32_t g;
 	int rc;
 
 	if (s->type != RIB_NH_GROUP)
 		return nh_get_simple(s->type, &s->hop, id);
 	if (s->nb_members == 0 || s->nb_members > RIB_GROUP_MAX)
 		return -EINVAL;
-	for (i = 1; i < nh_high; i++)
-		if (nhs[i].used && group_is(&nhs[i], s)) {
-			nhs[i].refcnt++;
-			*id = i;
-			return 0;
-		}
+	if ((*id = nh_find_group(s)) != 0) {
+		nhs[*id].refcnt++;
+		return 0;
+	}
 	if ((rc = nh_alloc(&g)) < 0)
 		return rc;
 	nhs[g].type = RIB_NH_GROUP;
@@ -233,17 +254,6 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 		return rc;
 	}
 	*id = g;
-	return 0;
-}
-
-uint32_t rib_nh_find(const struct rib_nh_spec *s)
-{
-	uint32_t i;
-
-	for (i = 1; i < nh_high; i++)
-		if (nhs[i].used && (s->type == RIB_NH_GROUP ? group_is(&nhs[i], s) :
-				    hop_is(&nhs[i], s->type, &s->hop)))
-			return i;
 	return 0;
 }
 
