@@ -8,6 +8,8 @@
 #include <rte_hash_crc.h>
 #include <rte_ip.h>
 
+#include "dataplane/nexthop.h"
+
 /* Hash of (source, destination, protocol, and ports for TCP/UDP/SCTP of unfragmented packets). */
 static inline uint32_t ecmp_flow_hash(const struct rte_ipv4_hdr *ip)
 {
@@ -30,6 +32,13 @@ static inline unsigned int ecmp_pick(uint32_t hash, unsigned int nb_members)
 {
 	/* multiply-shift: uniform over members without a division */
 	return (unsigned int)(((uint64_t)hash * nb_members) >> 32);
+}
+
+/* The member of group g that the flow of ip takes. */
+static inline const struct dp_nexthop *ecmp_member(const struct dp_nexthop *g,
+						   const struct rte_ipv4_hdr *ip)
+{
+	return dp_nh_get(g->members[ecmp_pick(ecmp_flow_hash(ip), g->nb_members)]);
 }
 
 #endif

@@ -41,25 +41,25 @@ static inline bool fast_candidate(const struct rte_mbuf *m)
 			 ck == RTE_MBUF_F_RX_IP_CKSUM_GOOD) == IP4_OK;
 }
 
-/* Forwards m by nh the way ip4_input, ip4_forward and ip4_rewrite would; false if it cannot. */
-static inline bool fast_forward(struct rte_mbuf *m, const struct dp_nexthop *nh)
+/* Forwards m by nh the way ip4_input, ip4_forward and ip4_rewrite would: the edge to its
+ * port_tx, or IP4_FAST_NEXT_SLOW, untouched, when it cannot. */
+static inline rte_edge_t fast_forward(struct rte_mbuf *m, const struct dp_nexthop *nh)
 {
 	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
 							  sizeof(struct rte_ether_hdr));
 	uint32_t tl = rte_be_to_cpu_16(ip->total_length);
 
 	if (unlikely(nh->kind == DP_NH_GROUP))
-		nh = dp_nh_get(nh->members[ecmp_pick(ecmp_flow_hash(ip), nh->nb_members)]);
+		nh = ecmp_member(nh, ip);
 	if (unlikely(nh->kind != DP_NH_FORWARD || !dp_port_up[nh->port] || tl > nh->mtu))
-		return false;
+		return IP4_FAST_NEXT_SLOW;
 	m->l2_len = sizeof(struct rte_ether_hdr);
 	/* Ethernet pads short frames: keep only what the IP header claims. */
 	if (unlikely(m->pkt_len > m->l2_len + tl))
 		rte_pktmbuf_trim(m, m->pkt_len - m->l2_len - tl);
 	ip4_ttl_decrement(ip);
-	*dp_pkt_nh(m) = nh;
 	rte_memcpy(rte_pktmbuf_mtod(m, void *), &nh->eth, sizeof(nh->eth));
-	return true;
+	return 1 + nh->port;
 }
 
 static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node, void **objs,
@@ -91,12 +91,8 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	}
 	if (n > 0)
 		rte_fib_lookup_bulk(dp_fib_active(), dst, nh_id, n);
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = objs[which[i]];
-
-		if (likely(fast_forward(m, dp_nh_get(nh_id[i]))))
-			nexts[which[i]] = 1 + (*dp_pkt_nh(m))->port;
-	}
+	for (i = 0; i < n; i++)
+		nexts[which[i]] = fast_forward(objs[which[i]], dp_nh_get(nh_id[i]));
 	for (i = 1; i < nb; i++)
 		odd |= nexts[i] ^ nexts[0];
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], odd);

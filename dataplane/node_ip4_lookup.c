@@ -28,12 +28,6 @@ static const rte_edge_t kind_edge[DP_NH_KIND_MAX] = {
 	[DP_NH_GROUP] = IP4_LOOKUP_NEXT_ICMP_NET_UNREACHABLE,	/* a group inside a group: never made */
 };
 
-static inline const struct dp_nexthop *ecmp_member(const struct dp_nexthop *g,
-						   const struct rte_ipv4_hdr *ip)
-{
-	return dp_nh_get(g->members[ecmp_pick(ecmp_flow_hash(ip), g->nb_members)]);
-}
-
 static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				   uint16_t nb)
 {
