@@ -15,6 +15,7 @@
 #include "bench/pipeline.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
+#include "dataplane/graph_walk.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
@@ -319,9 +320,10 @@ double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsign
 unsigned int pipeline_walk(struct pipeline *p)
 {
 	unsigned int n = inj.repeat ? DP_BURST : inj.pending ? inj.n : 0;
+	uint64_t tsc = rte_rdtsc();
 
 	rte_rcu_qsbr_thread_online(dp_rcu, 0);
-	rte_graph_walk(p->graph);
+	dp_graph_walk(p->graph, &tsc);
 	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
 	return n;
 }
@@ -331,12 +333,14 @@ static int run_worker(void *arg)
 {
 	struct dp_worker *w = arg;
 	unsigned int id = w->index, loops = 0;
+	uint64_t tsc;
 
 	if (id != 0)
 		rte_rcu_qsbr_thread_register(dp_rcu, id);
 	rte_rcu_qsbr_thread_online(dp_rcu, id);
+	tsc = rte_rdtsc();
 	for (;;) {
-		rte_graph_walk(w->graph);
+		dp_graph_walk(w->graph, &tsc);
 		rte_rcu_qsbr_quiescent(dp_rcu, id);
 		if ((++loops & 63) == 0 && rte_rdtsc() >= run_until)
 			break;

@@ -12,6 +12,7 @@
 #include <rte_lcore.h>
 
 #include "dataplane/dp.h"
+#include "dataplane/graph_walk.h"
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
 #include "dataplane/rcu.h"
@@ -38,11 +39,13 @@ static int worker_main(void *arg)
 	struct rte_graph *graph = w->graph;
 	struct rte_rcu_qsbr *rcu = dp_rcu;
 	unsigned int id = w->index;
+	uint64_t tsc;
 
 	rte_rcu_qsbr_thread_register(rcu, id);
 	rte_rcu_qsbr_thread_online(rcu, id);
+	tsc = rte_rdtsc();
 	while (!__atomic_load_n(&w->quit, __ATOMIC_RELAXED)) {
-		rte_graph_walk(graph);
+		dp_graph_walk(graph, &tsc);
 		/* Nothing from the tables is held between walks. */
 		rte_rcu_qsbr_quiescent(rcu, id);
 		w->stats.loops++;
