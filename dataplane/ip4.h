@@ -28,6 +28,30 @@ static inline bool ip4_cksum_ok(const struct rte_ipv4_hdr *ip)
 }
 
 /*
+ * The same for a header without options (IHL 5): two 64-bit words and one
+ * 32-bit word added with end-around carries, folded to 16 bits (RFC 1071
+ * §2(B), §4.1's deferred carries); the fold adds the word to itself rotated by
+ * 16, whose upper half is then the ones' complement sum of the two halves.
+ */
+static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
+{
+	uint64_t a, b, s;
+	uint32_t c, t;
+
+	memcpy(&a, ip, 8);	/* the header may lie at any alignment */
+	memcpy(&b, (const uint8_t *)ip + 8, 8);
+	memcpy(&c, (const uint8_t *)ip + 16, 4);
+	s = a + b;
+	s += s < b;
+	s += c;
+	s += s < c;
+	t = (uint32_t)s + (uint32_t)(s >> 32);
+	t += t < (uint32_t)s;
+	t += (t >> 16) | (t << 16);
+	return (t >> 16) == 0xffff;
+}
+
+/*
  * Checks a header that lies in len contiguous bytes (of a frame carrying
  * frame_len bytes of IP). cksum_known: the port already verified it.
  */
@@ -57,30 +81,24 @@ static inline enum ip4_verdict ip4_check(const struct rte_ipv4_hdr *ip, uint32_t
 	return IP4_OK;
 }
 
-/* RFC 1624 eqn. 3: HC' = ~(~HC + ~m + m'), for one 16-bit word changing from old to new. */
-static inline uint16_t ip4_cksum_update16(uint16_t hc, uint16_t old, uint16_t new)
-{
-	uint32_t sum = (uint16_t)~hc + (uint32_t)(uint16_t)~old + new;
-
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
-}
-
 /*
- * Decrements TTL (at least 1) and patches the checksum incrementally; all in network order.
- * The TTL and protocol word is read once and written once: a byte store followed by a word
- * load of the same bytes cannot be forwarded from the store buffer, and that stall was a
- * third of the fast path's cycles.
+ * Decrements TTL (at least 1) and patches the checksum incrementally (RFC 1624).
+ * The TTL/protocol word drops by 0x0100, so the checksum rises by 0x0100 in
+ * ones' complement: an end-around carry when it passes 0xffff. RFC 1624 eqn. 3
+ * differs from that sum only where it reaches 0xffff exactly; eqn. 3 (and a
+ * full recomputation, since a header's other words never sum to +0) give
+ * 0x0000 there, hence ">=" (the Linux kernel's ip_decrease_ttl). Both sides
+ * are in network order: ones' complement sums do not depend on byte order.
+ * The checksum and the TTL are separate loads and stores; a byte store
+ * followed by a word load over it would stall store forwarding.
  */
 static inline void ip4_ttl_decrement(struct rte_ipv4_hdr *ip)
 {
-	uint16_t old, new;
+	uint32_t check = ip->hdr_checksum;
 
-	memcpy(&old, &ip->time_to_live, sizeof(old));	/* ttl, proto as they lie */
-	new = old - rte_cpu_to_be_16(0x0100);
-	memcpy(&ip->time_to_live, &new, sizeof(new));
-	ip->hdr_checksum = ip4_cksum_update16(ip->hdr_checksum, old, new);
+	check += rte_cpu_to_be_16(0x0100);
+	ip->hdr_checksum = (uint16_t)(check + (check >= 0xffff));
+	ip->time_to_live--;
 }
 
 static inline bool ip4_is_mcast_or_bcast(uint32_t dst_be)

@@ -21,50 +21,66 @@
 /* Edge 0 is the long path; edge 1 + i is port i's port_tx (added by dp_node_port_tx_clone). */
 #define IP4_FAST_NEXT_SLOW 0
 
-/* Whether the long path would take the frame as far as its FIB lookup, with nothing to note. */
-static inline bool fast_candidate(const struct rte_mbuf *m)
+/*
+ * First octets the fast path leaves to the long one, as a source (martians:
+ * 0/8, 127/8, 224/3) and as a destination (0/8, 127/8 martians; multicast,
+ * 240/4 and broadcast), which happen to be the same set.
+ */
+static const uint8_t special_octet[256] = { [0] = 1, [127] = 1, [224 ... 255] = 1 };
+
+/*
+ * The frame's IPv4 header when the long path would take it as far as its FIB
+ * lookup with nothing to note, else NULL: ip4_check's tests for the one
+ * header shape the fast path takes (version 4, IHL 5), each field read once.
+ */
+static inline struct rte_ipv4_hdr *fast_candidate(struct rte_mbuf *m)
 {
-	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 	uint16_t port = dp_port_index[m->port];
 	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	uint32_t tl;
 
 	if (unlikely(m->data_len < sizeof(*eth) + sizeof(*ip) || !dp_port_up[port]))
-		return false;
+		return NULL;
 	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &dp_port_mac[port]) ||
 		     eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4)))
-		return false;
+		return NULL;
+	tl = rte_be_to_cpu_16(ip->total_length);
 	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF || ip->time_to_live <= 1 ||
-		     ck == RTE_MBUF_F_RX_IP_CKSUM_BAD || ip4_is_mcast_or_bcast(ip->dst_addr)))
-		return false;
-	return ip4_check(ip, m->data_len - sizeof(*eth), m->pkt_len - sizeof(*eth),
-			 ck == RTE_MBUF_F_RX_IP_CKSUM_GOOD) == IP4_OK;
+		     tl < sizeof(*ip) || tl > m->pkt_len - sizeof(*eth)))
+		return NULL;
+	if (unlikely(special_octet[((const uint8_t *)&ip->src_addr)[0]] |
+		     special_octet[((const uint8_t *)&ip->dst_addr)[0]]))
+		return NULL;
+	if (unlikely(ck == RTE_MBUF_F_RX_IP_CKSUM_BAD ||
+		     (ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD && !ip4_cksum20_ok(ip))))
+		return NULL;
+	return ip;
 }
 
-/* Forwards m by nh the way ip4_input, ip4_forward and ip4_rewrite would: the edge to its
- * port_tx, or IP4_FAST_NEXT_SLOW, untouched, when it cannot. */
-static inline rte_edge_t fast_forward(struct rte_mbuf *m, const struct dp_nexthop *nh)
+/* Forwards m (its header ip, total length tl) by nh the way ip4_input, ip4_forward and
+ * ip4_rewrite would: the edge to its port_tx, or IP4_FAST_NEXT_SLOW, untouched, when it cannot. */
+static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, uint32_t tl,
+				      const struct dp_nexthop *nh)
 {
-	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
-							  sizeof(struct rte_ether_hdr));
-	uint32_t tl = rte_be_to_cpu_16(ip->total_length);
-
 	if (unlikely(nh->kind == DP_NH_GROUP))
 		nh = ecmp_member(nh, ip);
 	if (unlikely(nh->kind != DP_NH_FORWARD || !dp_port_up[nh->port] || tl > nh->mtu))
 		return IP4_FAST_NEXT_SLOW;
-	m->l2_len = sizeof(struct rte_ether_hdr);
 	/* Ethernet pads short frames: keep only what the IP header claims. */
-	if (unlikely(m->pkt_len > m->l2_len + tl))
-		rte_pktmbuf_trim(m, m->pkt_len - m->l2_len - tl);
+	tl += sizeof(struct rte_ether_hdr);
+	if (unlikely(m->pkt_len > tl))
+		rte_pktmbuf_trim(m, m->pkt_len - tl);
 	ip4_ttl_decrement(ip);
-	rte_memcpy(rte_pktmbuf_mtod(m, void *), &nh->eth, sizeof(nh->eth));
+	rte_memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, sizeof(nh->eth));
 	return 1 + nh->port;
 }
 
 static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				 uint16_t nb)
 {
+	struct rte_ipv4_hdr *hdr[RTE_GRAPH_BURST_SIZE];
 	uint32_t dst[RTE_GRAPH_BURST_SIZE];
 	uint64_t nh_id[RTE_GRAPH_BURST_SIZE];
 	uint16_t which[RTE_GRAPH_BURST_SIZE];
@@ -78,21 +94,24 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		return nb;
 	}
 	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = objs[i];
+		struct rte_ipv4_hdr *ip;
 
 		if (i + 2 < nb)
 			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
 		nexts[i] = IP4_FAST_NEXT_SLOW;
-		if (likely(fast_candidate(m))) {
-			dst[n] = rte_be_to_cpu_32(rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
-						  sizeof(struct rte_ether_hdr))->dst_addr);
+		ip = fast_candidate(objs[i]);
+		if (likely(ip != NULL)) {
+			hdr[n] = ip;
+			dst[n] = rte_be_to_cpu_32(ip->dst_addr);
 			which[n++] = i;
 		}
 	}
 	if (n > 0)
 		rte_fib_lookup_bulk(dp_fib_active(), dst, nh_id, n);
 	for (i = 0; i < n; i++)
-		nexts[which[i]] = fast_forward(objs[which[i]], dp_nh_get(nh_id[i]));
+		nexts[which[i]] = fast_forward(objs[which[i]], hdr[i],
+					       rte_be_to_cpu_16(hdr[i]->total_length),
+					       dp_nh_get(nh_id[i]));
 	for (i = 1; i < nb; i++)
 		odd |= nexts[i] ^ nexts[0];
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], odd);

@@ -102,11 +102,50 @@ static void test_ip4_ttl_decrement_matches_full_checksum(void **state)
 	}
 }
 
-static void test_ip4_cksum_update16_rfc1624_example(void **state)
+/* The 20-byte sum agrees with rte_raw_cksum's on good, damaged and random headers. */
+static void test_ip4_cksum20_matches_raw(void **state)
 {
+	struct rte_ipv4_hdr ip;
+	uint32_t x = 2463534242u, good = 0, i, k;
+
 	(void)state;
-	/* RFC 1624 §4: HC = 0xDD2F, m = 0x5555 -> m' = 0x3285 gives HC' = 0x0000 */
-	assert_int_equal(ip4_cksum_update16(0xdd2f, 0x5555, 0x3285), 0x0000);
+	for (i = 0; i < 200000; i++) {
+		make_hdr(&ip, 0xc6120002 + i, 0xc6130002 ^ (i * 40503u), 1 + i % 255);
+		if (i % 3 != 0) {	/* two in three: flip bytes, or fill the header at random */
+			for (k = 0; k < (i % 3 == 1 ? 1 : sizeof(ip)); k++) {
+				x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+				((uint8_t *)&ip)[x % sizeof(ip)] ^= (uint8_t)(x >> 8) | 1;
+			}
+			ip.version_ihl = RTE_IPV4_VHL_DEF;
+		}
+		good += ip4_cksum_ok(&ip);
+		assert_int_equal(ip4_cksum20_ok(&ip), ip4_cksum_ok(&ip));
+	}
+	assert_true(good > 66000 && good < 140000);	/* both outcomes were tried */
+}
+
+/* Every checksum value a header can carry, including 0xfeff, whose sum lands on 0xffff. */
+static void test_ip4_ttl_decrement_every_checksum(void **state)
+{
+	struct rte_ipv4_hdr ip, ref;
+	uint32_t seen = 0, id;
+
+	(void)state;
+	for (id = 0; id <= 0xffff; id++) {
+		make_hdr(&ip, 0xc6120002, 0xc6130002, 64);
+		ip.packet_id = rte_cpu_to_be_16(id);
+		ip.hdr_checksum = 0;
+		ip.hdr_checksum = rte_ipv4_cksum(&ip);
+		seen += rte_be_to_cpu_16(ip.hdr_checksum) == 0xfeff;
+		ref = ip;
+		ip4_ttl_decrement(&ip);
+		ref.time_to_live--;
+		ref.hdr_checksum = 0;
+		ref.hdr_checksum = rte_ipv4_cksum(&ref);
+		assert_int_equal(ip.hdr_checksum, ref.hdr_checksum);
+		assert_true(ip4_cksum_ok(&ip));
+	}
+	assert_int_equal(seen, 1);
 }
 
 static void test_ip4_mcast_or_bcast(void **state)
@@ -148,7 +187,8 @@ int main(void)
 		cmocka_unit_test(test_ip4_check_rejects_each_bad_field),
 		cmocka_unit_test(test_ip4_check_rejects_martians),
 		cmocka_unit_test(test_ip4_ttl_decrement_matches_full_checksum),
-		cmocka_unit_test(test_ip4_cksum_update16_rfc1624_example),
+		cmocka_unit_test(test_ip4_ttl_decrement_every_checksum),
+		cmocka_unit_test(test_ip4_cksum20_matches_raw),
 		cmocka_unit_test(test_ip4_mcast_or_bcast),
 		cmocka_unit_test(test_ecmp_pick_spreads_flows_evenly),
 	};
