@@ -4,6 +4,8 @@
 # ROUNDS rounds, medians reported and written to $OUT/results.json (results-1m.json with
 # TABLE=1m: both routers then also hold a 1M-route BGP-shaped table, tern-bench routes; ternd
 # learns it from its kernel, l3fwd from its rule file with its LPM limits raised).
+# TERN_B=/path/to/ternd adds a fourth contender, "tern-b", in the same rounds: an A/B of two
+# builds of ternd against each other and the references.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
@@ -71,6 +73,8 @@ run_tern() {
 	ternd_stop
 }
 
+run_tern-b() { TERND_BIN=$TERN_B run_tern; }
+
 run_l3fwd() {
 	l3fwd_start
 	gen 02:00:00:00:a0:00
@@ -90,9 +94,10 @@ run_testpmd() {
 	kill -INT $pid; wait $pid; pid=
 }
 
+DUTS="tern${TERN_B:+ tern-b} l3fwd testpmd"
 declare -A res
 for r in $(seq "$ROUNDS"); do
-	for dut in tern l3fwd testpmd; do
+	for dut in $DUTS; do
 		rm -f "$DIR"/memif*.sock
 		out=$(run_$dut)
 		res[$dut]="${res[$dut]:-} ${out%% *}"
@@ -101,20 +106,24 @@ for r in $(seq "$ROUNDS"); do
 done
 
 /usr/bin/python3 - "$RESULTS" "$SIZE" "$FLOWS" "$DURATION" "$ROUNDS" "$NB_ROUTES" \
-	"${res[tern]}" "${res[l3fwd]}" "${res[testpmd]}" <<'PY'
+	"${res[tern]}" "${res[l3fwd]}" "${res[testpmd]}" "${res[tern-b]:-}" <<'PY'
 import json, statistics, sys, platform, subprocess
 out, size, flows, dur, rounds, routes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
-runs = {k: [int(x) for x in v.split()] for k, v in zip(("tern", "l3fwd", "testpmd"), sys.argv[7:10])}
+runs = {k: [int(x) for x in v.split()] for k, v in zip(("tern", "l3fwd", "testpmd", "tern-b"), sys.argv[7:11]) if v.strip()}
 med = {k: statistics.median(v) for k, v in runs.items()}
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 res = {"frame_size": size, "flows": flows, "duration_s": dur, "rounds": rounds, "routes": routes,
        "cpu": cpu, "runs_pps": runs, "median_pps": med,
        "tern_vs_l3fwd": med["tern"] / med["l3fwd"], "tern_vs_testpmd": med["tern"] / med["testpmd"]}
+if "tern-b" in med:
+    res["tern_b_vs_l3fwd"] = med["tern-b"] / med["l3fwd"]
 json.dump(res, open(out, "w"), indent=2)
 print(f"\n{size}-byte frames, {flows} flows, {routes} routes, {rounds} rounds of {dur:g} s, medians ({cpu}):")
-for k in ("tern", "l3fwd", "testpmd"):
+for k in runs:
     print(f"  {k:8s} {med[k]/1e6:8.3f} Mpps   runs: " + " ".join(f"{x/1e6:.3f}" for x in runs[k]))
 print(f"  tern / l3fwd-lpm  = {res['tern_vs_l3fwd']:.3f}")
 print(f"  tern / testpmd-io = {res['tern_vs_testpmd']:.3f}")
+if "tern-b" in med:
+    print(f"  tern-b / l3fwd-lpm = {res['tern_b_vs_l3fwd']:.3f}")
 print(f"results: {out}")
 PY

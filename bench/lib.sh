@@ -85,8 +85,8 @@ ternd_conf() {	# EAL_MEM RX ROUTES
 	} > "$DIR/ternd.conf"
 }
 
-ternd_start() {
-	ip netns exec "$R" "$BUILD/ternd" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
+ternd_start() {	# TERND_BIN: another ternd binary than $BUILD's
+	ip netns exec "$R" "${TERND_BIN:-$BUILD/ternd}" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
 	pid=$!
 	wait_socket "$DIR/ternd.sock" "$pid" "$DIR/ternd.log"
 }
