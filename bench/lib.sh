@@ -72,7 +72,8 @@ bench_cleanup() {
 ternd_conf() {	# EAL_MEM RX ROUTES
 	{
 		echo "[eal]"
-		echo "args = $1 --file-prefix tern-$BENCH_NAME-dut --log-level=*:error"
+		# ternd's own notices (start-up times) stay; EAL weighs the last --log-level first
+		echo "args = $1 --file-prefix tern-$BENCH_NAME-dut --log-level=tern.*:notice --log-level=*:error"
 		cat
 		echo "[worker 1]"
 		echo "rx = $2"

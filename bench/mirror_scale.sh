@@ -85,7 +85,20 @@ for _ in $(seq "${RESTARTS:-3}"); do
 	t35=$(date +%s.%N)
 	t4=$(wait_complete)
 	complete+=("$(echo "$t4 - $t3" | awk '{ printf "%.3f", $1 - $3 }')")
+	grep -ho "kernel tables read.*\|ready in [^:]*" "$DIR/ternd.log" | sed 's/^/    ternd: /'	# where the start went
 	api+=("$(echo "$t35 - $t3" | awk '{ printf "%.3f", $1 - $3 }')")
 done
 printf '  ternd restarted with the table in the kernel, %d times: FIB complete after %s s (median %s; API up after %s s)\n' \
 	"${#complete[@]}" "${complete[*]}" "$(printf '%s\n' "${complete[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')" "${api[*]}"
+
+# After the last restart: the FIB's second copy is brought level in the background; once it is,
+# both copies must equal the kernel (a route change switches the copies between the checks).
+lag() { tern --json -c "show ip route summary" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["fib_standby_lag"])'; }
+while [ "$(lag)" -gt 0 ]; do sleep 0.05; done
+t6=$(date +%s.%N)
+diffs=$(tern --json -c "show ip fib consistency" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["differences"])')
+ip -n "$R" route replace 198.19.250.0/24 via 198.18.1.2
+while [ "$(tern --json -c "show ip fib 198.19.250.1" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["kind"])')" = no-route ]; do sleep 0.02; done
+diffs2=$(tern --json -c "show ip fib consistency" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["differences"])')
+printf '  the second copy was level %.3f s after the last restart'"'"'s FIB was complete; consistency check of each copy: %s and %s difference(s)\n' \
+	"$(echo "$t6 - $t4" | awk '{ print $1 - $3 }')" "$diffs" "$diffs2"

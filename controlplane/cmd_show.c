@@ -394,9 +394,11 @@ static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 		ctx->wrote_json = true;
 		ob_printf(ctx->out, "{\"kernel_routes\": %u, \"adjacencies\": %u, \"alternates\": %u, "
 			  "\"nexthops\": %u, \"neighbors\": %u, \"addresses\": %u, "
-			  "\"fib_updates\": %lu, \"fib_memory_bytes\": %zu, \"by_type\": {",
+			  "\"fib_updates\": %lu, \"fib_memory_bytes\": %zu, \"fib_standby_lag\": %u, "
+			  "\"by_type\": {",
 			  c.routes[RIB_SRC_KERNEL], c.routes[RIB_SRC_ADJACENCY], c.alternates,
-			  c.nexthops, c.neighbours, c.addresses, dp_fib_updates(), dp_fib_memory());
+			  c.nexthops, c.neighbours, c.addresses, dp_fib_updates(), dp_fib_memory(),
+			  dp_fib_lag());
 		for (t = 0; t <= RIB_NH_GROUP; t++)
 			ob_printf(ctx->out, "%s\"%s\": %u", t ? ", " : "", rib_nh_type_name(t),
 				  c.by_type[t]);
@@ -412,6 +414,9 @@ static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 	ob_printf(ctx->out, "neighbours               %10u\n", c.neighbours);
 	ob_printf(ctx->out, "FIB updates              %10lu\n", dp_fib_updates());
 	ob_printf(ctx->out, "FIB memory               %10zu MiB (two copies)\n", dp_fib_memory() >> 20);
+	if (dp_fib_lag() > 0)	/* after a bulk load at start: forwarding is complete, the spare follows */
+		ob_printf(ctx->out, "FIB second copy behind   %10u changes (being brought level)\n",
+			  dp_fib_lag());
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 
 static int epfd = -1;
 static volatile bool stopping;
+static bool (*background)(void);
 
 int ev_init(void)
 {
@@ -42,15 +43,21 @@ static uint64_t now_ms(void)
 	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
 }
 
+void ev_set_background(bool (*work)(void))
+{
+	background = work;
+}
+
 int ev_run(void (*tick)(void), int tick_ms)
 {
 	struct epoll_event evs[64];
 	uint64_t next_tick = now_ms() + tick_ms;
+	bool busy = background != NULL;
 
 	stopping = false;
 	while (!stopping) {
 		uint64_t now = now_ms();
-		int timeout = next_tick > now ? (int)(next_tick - now) : 0;
+		int timeout = busy ? 0 : next_tick > now ? (int)(next_tick - now) : 0;
 		int n = epoll_wait(epfd, evs, 64, timeout), i;
 
 		if (n < 0 && errno != EINTR)
@@ -65,6 +72,7 @@ int ev_run(void (*tick)(void), int tick_ms)
 				tick();
 			next_tick = now_ms() + tick_ms;
 		}
+		busy = background != NULL && background();
 	}
 	return 0;
 }

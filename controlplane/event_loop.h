@@ -14,6 +14,9 @@ int ev_init(void);
 int ev_add(struct ev_handler *h, uint32_t events);
 int ev_mod(struct ev_handler *h, uint32_t events);
 void ev_del(struct ev_handler *h);
+/* Work done a slice at a time between events: work() returns true while some remains, and the
+ * loop then polls instead of sleeping. */
+void ev_set_background(bool (*work)(void));
 /* Runs until ev_stop(); calls tick roughly every tick_ms. */
 int ev_run(void (*tick)(void), int tick_ms);
 void ev_stop(void);

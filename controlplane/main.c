@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -227,6 +228,12 @@ static void tick(void)
 	rates_tick();
 }
 
+/* The FIB copy workers left at start, brought level in slices of a few milliseconds each. */
+static bool fib_level_slice(void)
+{
+	return dp_fib_level(8192);
+}
+
 static void shutdown_all(void)
 {
 	api_server_stop();
@@ -239,6 +246,14 @@ static void shutdown_all(void)
 	store_close();
 	ev_fini();
 	rte_eal_cleanup();
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -255,6 +270,7 @@ int main(int argc, char **argv)
 	struct tern_eal_args eal;
 	bool check_only = false, reserve = false;
 	char err[512] = "";
+	double t_start, t_eal, t_dp, t_nl;
 	sigset_t sigs;
 	int c, rc;
 
@@ -288,6 +304,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	signals_block(&sigs);
+	t_start = seconds_now();
 	rc = rte_eal_init(eal.argc, eal.argv);
 	if (rc < 0) {
 		fprintf(stderr, "ternd: EAL initialisation failed: %s (arguments from [eal] args and the ports)\n",
@@ -305,9 +322,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	kernel_forwarding_enable();
+	t_eal = seconds_now();
 	rc = dataplane_start(err, sizeof(err));
+	t_dp = seconds_now();
 	if (rc == 0)
 		rc = netlink_start(cfg.netlink_rcvbuf, err, sizeof(err));
+	t_nl = seconds_now();
 	if (rc == 0)
 		config_store_open();
 	if (rc == 0)
@@ -321,8 +341,10 @@ int main(int argc, char **argv)
 	}
 	cmd_show_started();
 	config_startup_replay();
-	TERN_LOG(main, NOTICE, "ready: %u ports, %u workers, API on %s", dp.nb_ports,
+	TERN_LOG(main, NOTICE, "ready in %.3f s (EAL %.3f s, dataplane %.3f s, kernel tables %.3f s): %u ports, %u workers, API on %s",
+		 seconds_now() - t_start, t_eal - t_start, t_dp - t_eal, t_nl - t_dp, dp.nb_ports,
 		 dp.nb_workers, cfg.api_socket);
+	ev_set_background(fib_level_slice);
 	rc = ev_run(tick, 100);
 	shutdown_all();
 	TERN_LOG(main, NOTICE, "stopped");

@@ -131,7 +131,7 @@ static void unsubscribe(void)
 	ev.fd = -1;
 }
 
-static int dump_all(void)
+static int dump_tables(void)
 {
 	int rc;
 
@@ -140,7 +140,22 @@ static int dump_all(void)
 	    (rc = netlink_dump(RTM_GETROUTE, AF_INET, apply_one, NULL)) < 0 ||
 	    (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0)
 		return rc;
-	return rib_commit();
+	return 0;
+}
+
+static int dump_all(void)
+{
+	int rc = dump_tables();
+
+	return rc < 0 ? rc : rib_commit();
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
 int netlink_resync(void)
@@ -231,13 +246,29 @@ int netlink_start(unsigned int rcvbuf, char *err, size_t errlen)
 	if (buf == NULL)
 		return -ENOMEM;
 	want_rcvbuf = rcvbuf;
+	struct rib_counts counts;
+	struct timespec t0;
+	double dumped;
+
 	rc = subscribe(err, errlen);
 	if (rc < 0)
 		return rc;
-	rc = dump_all();
-	if (rc < 0)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	rib_stage_begin();
+	rc = dump_tables();
+	dumped = seconds_since(&t0);
+	if (rc == 0)
+		rc = rib_publish();
+	else
+		rib_publish();
+	if (rc < 0) {
 		snprintf(err, errlen, "cannot dump the kernel's tables: %s", strerror(-rc));
-	return rc;
+		return rc;
+	}
+	rib_counts(&counts);
+	TERN_LOG(rib, NOTICE, "kernel tables read (and staged in the FIB) in %.3f s, %u routes, forwarded from %.3f s later; the FIB's second copy follows in the background",
+		 dumped, counts.routes[RIB_SRC_KERNEL], seconds_since(&t0) - dumped);
+	return 0;
 }
 
 void netlink_stop(void)

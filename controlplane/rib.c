@@ -36,6 +36,7 @@ static struct rib_neigh *neighs;
 static unsigned int nb_neighs;
 static struct dp_fib_op *pending;
 static unsigned int nb_pending;
+static bool staging;		/* rib_stage_begin .. rib_publish: changes go to the FIB's standby alone */
 static uint32_t *released;		/* nexthops to clear once the FIB no longer names them */
 static unsigned int nb_released, released_cap;
 uint16_t rib_gen;
@@ -288,13 +289,11 @@ int rib_queue_op(uint32_t prefix, uint8_t len, bool del, uint32_t nh)
 	return 0;
 }
 
-int rib_commit(void)
+/* The FIB no longer names these: free their slots (a group frees its members too). */
+static void release_unused(void)
 {
 	unsigned int i;
-	int rc = dp_fib_apply(pending, nb_pending);
 
-	nb_pending = 0;
-	/* The FIB no longer names these: free their slots (a group frees its members too). */
 	for (i = 0; i < nb_released; i++) {
 		struct nh_obj *o = &nhs[released[i]];
 		unsigned int m;
@@ -310,8 +309,33 @@ int rib_commit(void)
 		nh_used--;
 	}
 	nb_released = 0;
+}
+
+int rib_commit(void)
+{
+	int rc = staging ? dp_fib_stage(pending, nb_pending) : dp_fib_apply(pending, nb_pending);
+
+	nb_pending = 0;
+	/* while staging, workers still read the copy that may name them */
+	if (!staging)
+		release_unused();
 	if (rc < 0)
 		TERN_LOG_RATELIMITED(rib, ERR, "FIB update failed: %s", strerror(-rc));
+	return rc;
+}
+
+void rib_stage_begin(void)
+{
+	staging = true;
+}
+
+int rib_publish(void)
+{
+	int rc = rib_commit();
+
+	staging = false;
+	dp_fib_publish();
+	release_unused();
 	return rc;
 }
 

@@ -99,6 +99,13 @@ int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
 int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
 		  const struct rib_nh_spec *nh);
 int rib_commit(void);
+/*
+ * A bulk load (the kernel's tables at start): commits until rib_publish go to
+ * the FIB's standby copy alone, and rib_publish shows them all at once; the
+ * other copy is brought level afterwards (dp_fib_level).
+ */
+void rib_stage_begin(void);
+int rib_publish(void);
 /* Drops every kernel route through port: the kernel flushes them silently on link down. */
 unsigned int rib_flush_port(uint16_t port);
 

@@ -1,7 +1,9 @@
 /* Two rte_fib copies switched under QSBR, so workers never read a half-updated DIR-24-8. */
 #include <errno.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <rte_errno.h>
 #include <rte_fib.h>
@@ -14,6 +16,18 @@ struct rte_fib *dp_fib_copies[2];
 unsigned int dp_fib_active_idx;
 static uint64_t updates;
 static size_t memory;
+
+/*
+ * Changes the standby copy lacks. While staging they are the ones made to the
+ * standby alone; after dp_fib_publish, the ones the new standby (the copy
+ * workers read before) has yet to get, applied a slice at a time by
+ * dp_fib_level, or all at once before the next dp_fib_apply.
+ */
+static struct {
+	struct dp_fib_op *ops;
+	unsigned int n, cap, done;
+	bool staging;
+} lag;
 
 int dp_fib_init(unsigned int max_routes, int socket)
 {
@@ -110,13 +124,87 @@ static int apply_to(struct rte_fib *f, const struct dp_fib_op *ops, unsigned int
 	return first;
 }
 
+static void lag_clear(void)
+{
+	free(lag.ops);
+	memset(&lag, 0, sizeof(lag));
+}
+
+bool dp_fib_level(unsigned int budget)
+{
+	unsigned int standby = dp_fib_active_idx ^ 1, n;
+
+	if (lag.staging || lag.done == lag.n)
+		return false;
+	n = lag.n - lag.done < budget ? lag.n - lag.done : budget;
+	apply_to(dp_fib_copies[standby], lag.ops + lag.done, n);
+	lag.done += n;
+	if (lag.done < lag.n)
+		return true;
+	lag_clear();
+	return false;
+}
+
+unsigned int dp_fib_lag(void)
+{
+	return lag.n - lag.done;
+}
+
+int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n)
+{
+	unsigned int standby = dp_fib_active_idx ^ 1;
+
+	if (!lag.staging) {
+		dp_fib_level(UINT_MAX);
+		lag.staging = true;
+	}
+	if (n == 0)
+		return 0;
+	if (lag.n + n > lag.cap) {
+		unsigned int cap = lag.cap ? lag.cap : 65536;
+		struct dp_fib_op *o;
+
+		while (cap < lag.n + n)
+			cap *= 2;
+		o = realloc(lag.ops, (size_t)cap * sizeof(*o));
+		if (o == NULL) {
+			/* nothing to keep the changes in: show what is staged, go on as dp_fib_apply does */
+			dp_fib_publish();
+			return dp_fib_apply(ops, n);
+		}
+		lag.ops = o;
+		lag.cap = cap;
+	}
+	ops = in_address_order(ops, n);
+	memcpy(lag.ops + lag.n, ops, (size_t)n * sizeof(*ops));
+	lag.n += n;
+	updates += n;
+	return apply_to(dp_fib_copies[standby], ops, n);
+}
+
+void dp_fib_publish(void)
+{
+	if (!lag.staging)
+		return;
+	lag.staging = false;
+	__atomic_store_n(&dp_fib_active_idx, dp_fib_active_idx ^ 1, __ATOMIC_RELEASE);
+	dp_rcu_synchronize();
+	if (lag.n == 0)
+		lag_clear();
+}
+
 int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n)
 {
-	unsigned int active = dp_fib_active_idx, standby = active ^ 1;
+	unsigned int active, standby;
 	int rc;
 
 	if (n == 0)
 		return 0;
+	if (lag.staging)
+		return dp_fib_stage(ops, n);
+	dp_fib_level(UINT_MAX);	/* the standby first gets what it lacks */
+	active = dp_fib_active_idx;
+	standby = active ^ 1;
 	ops = in_address_order(ops, n);
 	rc = apply_to(dp_fib_copies[standby], ops, n);
 	__atomic_store_n(&dp_fib_active_idx, standby, __ATOMIC_RELEASE);

@@ -3,10 +3,18 @@
  * Owner: the control thread writes, workers read dp_fib_active().
  * Two copies: updates go to the standby copy, the copies are switched, and
  * after a QSBR grace period the same updates are replayed on the old one.
+ *
+ * A table loaded in bulk (ternd's start, with a full table in the kernel) is
+ * staged instead: every batch goes to the standby alone, dp_fib_publish
+ * switches the copies once, and the copy workers left is brought level a
+ * slice at a time (dp_fib_level, from the control loop) instead of doubling
+ * the time until the FIB is complete. The next dp_fib_apply levels whatever
+ * is left first, so the copies never diverge by more than the lag.
  */
 #ifndef TERN_FIB_H
 #define TERN_FIB_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_fib.h>
@@ -24,6 +32,14 @@ extern unsigned int dp_fib_active_idx;
 int dp_fib_init(unsigned int max_routes, int socket);
 /* Applies a batch atomically for readers: they see all of it or none. */
 int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n);
+/* Changes the standby alone, not yet seen by workers, until dp_fib_publish. */
+int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n);
+/* Switches to the staged copy; the other one now lags. */
+void dp_fib_publish(void);
+/* Applies up to budget of the lagging copy's changes; true while some remain. */
+bool dp_fib_level(unsigned int budget);
+/* Changes the standby copy lacks. */
+unsigned int dp_fib_lag(void);
 int dp_fib_add(uint32_t prefix, uint8_t depth, uint32_t nh);
 int dp_fib_del(uint32_t prefix, uint8_t depth);
 uint32_t dp_fib_lookup(uint32_t ip);

@@ -112,6 +112,57 @@ static void test_fib_batch_keeps_the_order_of_one_prefix(void **state)
 	dp_fib_del(0x0e000000u, 8);
 }
 
+/*
+ * A bulk load staged on the standby: workers see none of it until the
+ * publish, all of it after; the copy left behind is brought level in slices,
+ * and a change made while it still lags levels it first, so whichever copy is
+ * active afterwards holds every route.
+ */
+static void test_fib_staged_load_publish_and_level(void **state)
+{
+	struct dp_fib_op ops[1000];
+	unsigned int i, c;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		ops[i] = (struct dp_fib_op){ .prefix = 0x0b000000u + ((i * 7919) % 1000) * 256,
+					     .depth = 24, .nh = 1 + i % 3 };
+	assert_int_equal(dp_fib_stage(ops, 600), 0);
+	assert_int_equal(dp_fib_stage(ops + 600, 400), 0);
+	for (i = 0; i < 1000; i++)	/* nothing yet where workers look */
+		assert_int_equal(dp_fib_lookup(ops[i].prefix + 1), DP_NH_NONE);
+	dp_fib_publish();
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(dp_fib_lookup(ops[i].prefix + 1), ops[i].nh);
+	assert_int_equal(dp_fib_lag(), 1000);
+	assert_true(dp_fib_level(300));
+	assert_int_equal(dp_fib_lag(), 700);
+	/* a change now: the lagging copy gets its 700 first, then the change, then becomes active */
+	assert_int_equal(dp_fib_add(0x0e000000u, 8, 2), 0);
+	assert_int_equal(dp_fib_lag(), 0);
+	for (c = 0; c < 2; c++) {	/* each copy in turn */
+		for (i = 0; i < 1000; i++)
+			assert_int_equal(dp_fib_lookup(ops[i].prefix + 1), ops[i].nh);
+		assert_int_equal(dp_fib_lookup(0x0e000001u), 2);
+		assert_int_equal(dp_fib_add(0x0f000000u, 8, 3), 0);	/* swaps the copies */
+	}
+	/* staged again and leveled to the end by slices alone */
+	for (i = 0; i < 1000; i++)
+		ops[i].del = 1;
+	assert_int_equal(dp_fib_stage(ops, 1000), 0);
+	dp_fib_publish();
+	while (dp_fib_level(128))
+		;
+	assert_int_equal(dp_fib_lag(), 0);
+	for (c = 0; c < 2; c++) {
+		for (i = 0; i < 1000; i++)
+			assert_int_equal(dp_fib_lookup(ops[i].prefix + 1), DP_NH_NONE);
+		assert_int_equal(dp_fib_add(0x0f000000u, 8, 3), 0);
+	}
+	dp_fib_del(0x0e000000u, 8);
+	dp_fib_del(0x0f000000u, 8);
+}
+
 static void test_fib_updates_never_expose_a_gap_or_torn_nexthop(void **state)
 {
 	unsigned int i, lcore = rte_get_next_lcore(-1, 1, 0);
@@ -153,6 +204,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fib_lookup_answers_longest_prefix),
 		cmocka_unit_test(test_fib_batch_keeps_the_order_of_one_prefix),
+		cmocka_unit_test(test_fib_staged_load_publish_and_level),
 		cmocka_unit_test(test_fib_updates_never_expose_a_gap_or_torn_nexthop),
 	};
 
