@@ -23,7 +23,18 @@ static inline const struct dp_nexthop **dp_pkt_nh(struct rte_mbuf *m)
 
 /* ethdev port id -> dp port index, and each port's MAC: written before workers start. */
 extern uint16_t dp_port_index[RTE_MAX_ETHPORTS];
-extern struct rte_ether_addr dp_port_mac[DP_MAX_PORTS];
+union dp_port_mac {
+	struct rte_ether_addr addr;
+	uint64_t word;		/* the address in its first 6 bytes, 0 after: see DP_MAC_WORD_MASK */
+};
+extern union dp_port_mac dp_port_mac[DP_MAX_PORTS];
+
+/* The bytes of a 64-bit word read from a frame's start that hold its destination MAC. */
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+#define DP_MAC_WORD_MASK 0x0000ffffffffffffULL
+#else
+#define DP_MAC_WORD_MASK 0xffffffffffff0000ULL
+#endif
 /* Administrative state of each port (its kernel interface up or down): written by the control thread. */
 extern volatile uint8_t dp_port_up[DP_MAX_PORTS];
 

@@ -15,14 +15,14 @@ enum eth_input_next {
 };
 
 uint16_t dp_port_index[RTE_MAX_ETHPORTS];
-struct rte_ether_addr dp_port_mac[DP_MAX_PORTS];
+union dp_port_mac dp_port_mac[DP_MAX_PORTS];
 volatile uint8_t dp_port_up[DP_MAX_PORTS];
 
 static inline rte_edge_t eth_classify(struct rte_mbuf *m)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
 	uint16_t port = dp_port_index[m->port];
-	const struct rte_ether_addr *own = &dp_port_mac[port];
+	const struct rte_ether_addr *own = &dp_port_mac[port].addr;
 
 	if (unlikely(!dp_port_up[port]))
 		return ETH_INPUT_NEXT_DROP_PORT_DOWN;

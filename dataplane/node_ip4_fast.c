@@ -39,11 +39,13 @@ static inline struct rte_ipv4_hdr *fast_candidate(struct rte_mbuf *m)
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
 	uint16_t port = dp_port_index[m->port];
 	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
+	uint64_t head;
 	uint32_t tl;
 
 	if (unlikely(m->data_len < sizeof(*eth) + sizeof(*ip) || !dp_port_up[port]))
 		return NULL;
-	if (unlikely(!rte_is_same_ether_addr(&eth->dst_addr, &dp_port_mac[port]) ||
+	memcpy(&head, eth, sizeof(head));	/* the destination MAC and 2 bytes after it */
+	if (unlikely(((head ^ dp_port_mac[port].word) & DP_MAC_WORD_MASK) != 0 ||
 		     eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4)))
 		return NULL;
 	tl = rte_be_to_cpu_16(ip->total_length);

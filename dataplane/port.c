@@ -166,7 +166,8 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 		return rc;
 	}
 	dp_port_index[port_id] = dp.nb_ports;
-	dp_port_mac[dp.nb_ports] = p->mac;
+	dp_port_mac[dp.nb_ports].word = 0;
+	dp_port_mac[dp.nb_ports].addr = p->mac;
 	dp.nb_ports++;
 	return 0;
 }
