@@ -246,7 +246,6 @@ int netlink_start(unsigned int rcvbuf, char *err, size_t errlen)
 	if (buf == NULL)
 		return -ENOMEM;
 	want_rcvbuf = rcvbuf;
-	struct rib_counts counts;
 	struct timespec t0;
 	double dumped;
 
@@ -265,9 +264,8 @@ int netlink_start(unsigned int rcvbuf, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot dump the kernel's tables: %s", strerror(-rc));
 		return rc;
 	}
-	rib_counts(&counts);
 	TERN_LOG(rib, NOTICE, "kernel tables read (and staged in the FIB) in %.3f s, %u routes, forwarded from %.3f s later; the FIB's second copy follows in the background",
-		 dumped, counts.routes[RIB_SRC_KERNEL], seconds_since(&t0) - dumped);
+		 dumped, rib_route_total(), seconds_since(&t0) - dumped);
 	return 0;
 }
 

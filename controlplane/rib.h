@@ -138,6 +138,8 @@ struct rib_counts {
 	unsigned int addresses;
 };
 void rib_counts(struct rib_counts *c);
+/* Routes of every source, without rib_counts' walk over them all. */
+unsigned int rib_route_total(void);
 /* Each table's capacity, in the same shape (routes[RIB_SRC_KERNEL]: all routes). */
 void rib_limits(struct rib_counts *l);
 

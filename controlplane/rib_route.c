@@ -465,6 +465,13 @@ void rib_route_counts(struct rib_counts *c)
 	c->alternates = nb_alts;
 }
 
+unsigned int rib_route_total(void)
+{
+	int32_t n = rte_hash_count(routes);
+
+	return n > 0 ? (unsigned int)n : 0;
+}
+
 void rib_route_limits(struct rib_counts *l)
 {
 	l->routes[RIB_SRC_KERNEL] = max_routes;	/* shared by every source */
