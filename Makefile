@@ -106,9 +106,9 @@ test: check-deps
 	@$(MAKE) --no-print-directory all $(UNIT_BIN)
 	@tests/run-all.sh $(UNIT_BIN)
 
-bench: check-deps
+bench: check-deps static-bench
 	@$(MAKE) --no-print-directory all MARCH=native BUILD=build/native
-	@bench/bench.sh build/native
+	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/bench.sh build/native
 	@bench/exception.sh build/native
 	@bench/mirror_scale.sh build/native
 	@bench/rfc2544_compare.sh build/native

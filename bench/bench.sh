@@ -15,6 +15,9 @@ FLOWS=${FLOWS:-1024}
 SIZE=${SIZE:-64}
 OUT=${OUT:-$BUILD/bench}
 TABLE=${TABLE:-1k}
+# The generator: make bench passes the statically linked tern-bench (no PLT calls, no
+# __tls_get_addr for every mempool access), the same for every contender.
+GEN_BIN=${GEN_BIN:-$BUILD/tern-bench}
 . "$ROOT/bench/lib.sh"
 bench_begin bench
 mkdir -p "$OUT"
@@ -44,7 +47,7 @@ NB_ROUTES=$(($(wc -l < "$ROUTES") + 1))
 echo "R2001:200::/48 0" > "$DIR/l3fwd-v6.cfg"
 
 gen() {	# DST_MAC [QUEUES] -> prints rx_pps and loss
-	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-bench-gen --log-level=*:error" \
+	"$GEN_BIN" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-bench-gen --log-level=*:error" \
 		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
 		--queues "${2:-1}" --dst-mac "$1" --flows "$FLOWS" --size "$SIZE" --duration "$DURATION" --json \
 		| /usr/bin/python3 -c 'import json,sys; j=json.load(sys.stdin); print(int(j["rx_pps"]), j["loss_percent"])'

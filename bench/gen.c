@@ -53,6 +53,7 @@ struct gen_state {
 	unsigned int flood_acc;
 	uint64_t flood_tx;
 	uint32_t seq;
+	uint32_t next_flow;		/* the flow of the next frame: flows in turn, no division per frame */
 	uint32_t next_expected;		/* the sequence number after the highest seen */
 	uint64_t phase2_tsc;		/* when the second phase began; 0: none */
 	uint64_t last_gap_tsc;		/* sent time of the frame after the last loss in phase 2 */
@@ -95,11 +96,13 @@ static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
 		return 0;
 	for (i = 0; i < n; i++) {
 		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
-		uint32_t flow = g->seq % g->p->flows;
+		uint32_t flow = g->next_flow;
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + sizeof(struct rte_ether_hdr));
 		struct gen_stamp *st = (struct gen_stamp *)(d + HDRS);
 		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
 
+		if (++g->next_flow == g->p->flows)
+			g->next_flow = 0;
 		rte_memcpy(d, g->templ, HDRS + sizeof(*st));
 		ip->dst_addr = rte_cpu_to_be_32(g->p->dst_ip + flow);
 		ip->hdr_checksum = g->flow_cksum[flow];
