@@ -66,9 +66,14 @@ static inline struct rte_ipv4_hdr *fast_candidate(struct rte_mbuf *m)
 static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, uint32_t tl,
 				      const struct dp_nexthop *nh)
 {
-	if (unlikely(nh->kind == DP_NH_GROUP))
+	if (unlikely(nh->kind != DP_NH_FORWARD)) {
+		if (nh->kind != DP_NH_GROUP)
+			return IP4_FAST_NEXT_SLOW;
 		nh = ecmp_member(nh, ip);
-	if (unlikely(nh->kind != DP_NH_FORWARD || !dp_port_up[nh->port] || tl > nh->mtu))
+		if (nh->kind != DP_NH_FORWARD)
+			return IP4_FAST_NEXT_SLOW;
+	}
+	if (unlikely(!dp_port_up[nh->port] || tl > nh->mtu))
 		return IP4_FAST_NEXT_SLOW;
 	/* Ethernet pads short frames: keep only what the IP header claims. */
 	tl += sizeof(struct rte_ether_hdr);
@@ -85,7 +90,6 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	struct rte_ipv4_hdr *hdr[RTE_GRAPH_BURST_SIZE];
 	uint32_t dst[RTE_GRAPH_BURST_SIZE];
 	uint64_t nh_id[RTE_GRAPH_BURST_SIZE];
-	uint16_t which[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint16_t n = 0, odd = 0, i;
 
@@ -96,24 +100,31 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		return nb;
 	}
 	for (i = 0; i < nb; i++) {
-		struct rte_ipv4_hdr *ip;
-
 		if (i + 2 < nb)
 			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
-		nexts[i] = IP4_FAST_NEXT_SLOW;
-		ip = fast_candidate(objs[i]);
-		if (likely(ip != NULL)) {
-			hdr[n] = ip;
-			dst[n] = rte_be_to_cpu_32(ip->dst_addr);
-			which[n++] = i;
-		}
+		hdr[i] = fast_candidate(objs[i]);
+		if (likely(hdr[i] != NULL))
+			dst[n++] = rte_be_to_cpu_32(hdr[i]->dst_addr);
 	}
 	if (n > 0)
 		rte_fib_lookup_bulk(dp_fib_active(), dst, nh_id, n);
-	for (i = 0; i < n; i++)
-		nexts[which[i]] = fast_forward(objs[which[i]], hdr[i],
-					       rte_be_to_cpu_16(hdr[i]->total_length),
-					       dp_nh_get(nh_id[i]));
+	if (likely(n == nb)) {		/* all of them: the i-th answer is the i-th packet's */
+		for (i = 0; i < nb; i++)
+			nexts[i] = fast_forward(objs[i], hdr[i], rte_be_to_cpu_16(hdr[i]->total_length),
+						dp_nh_get(nh_id[i]));
+	} else {
+		uint16_t k = 0;
+
+		for (i = 0; i < nb; i++) {
+			nexts[i] = IP4_FAST_NEXT_SLOW;
+			if (hdr[i] != NULL) {
+				nexts[i] = fast_forward(objs[i], hdr[i],
+							rte_be_to_cpu_16(hdr[i]->total_length),
+							dp_nh_get(nh_id[k]));
+				k++;
+			}
+		}
+	}
 	for (i = 1; i < nb; i++)
 		odd |= nexts[i] ^ nexts[0];
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], odd);
