@@ -186,7 +186,14 @@ static int dataplane_start(char *err, size_t errlen)
 		if (rc < 0)
 			return rc;
 	}
-	rc = dp_workers_start(err, errlen);
+	return 0;
+}
+
+/* After the kernel's tables are in: until then the first worker's lcore reads the route dump. */
+static int dataplane_go(char *err, size_t errlen)
+{
+	int rc = dp_workers_start(err, errlen);
+
 	return rc < 0 ? rc : kni_start(err, errlen);
 }
 
@@ -326,8 +333,11 @@ int main(int argc, char **argv)
 	rc = dataplane_start(err, sizeof(err));
 	t_dp = seconds_now();
 	if (rc == 0)
-		rc = netlink_start(cfg.netlink_rcvbuf, err, sizeof(err));
+		rc = netlink_start(cfg.netlink_rcvbuf, dp.nb_workers ? dp.workers[0].lcore : RTE_MAX_LCORE,
+				   err, sizeof(err));
 	t_nl = seconds_now();
+	if (rc == 0)
+		rc = dataplane_go(err, sizeof(err));
 	if (rc == 0)
 		config_store_open();
 	if (rc == 0)
@@ -341,9 +351,9 @@ int main(int argc, char **argv)
 	}
 	cmd_show_started();
 	config_startup_replay();
-	TERN_LOG(main, NOTICE, "ready in %.3f s (EAL %.3f s, dataplane %.3f s, kernel tables %.3f s): %u ports, %u workers, API on %s",
-		 seconds_now() - t_start, t_eal - t_start, t_dp - t_eal, t_nl - t_dp, dp.nb_ports,
-		 dp.nb_workers, cfg.api_socket);
+	TERN_LOG(main, NOTICE, "ready in %.3f s (EAL %.3f s, dataplane %.3f s, kernel tables %.3f s, workers and API %.3f s): %u ports, %u workers, API on %s",
+		 seconds_now() - t_start, t_eal - t_start, t_dp - t_eal, t_nl - t_dp,
+		 seconds_now() - t_nl, dp.nb_ports, dp.nb_workers, cfg.api_socket);
 	ev_set_background(fib_level_slice);
 	rc = ev_run(tick, 100);
 	shutdown_all();

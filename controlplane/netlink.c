@@ -13,6 +13,8 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include <rte_lcore.h>
+
 #include "controlplane/event_loop.h"
 #include "controlplane/log.h"
 #include "controlplane/netlink.h"
@@ -58,44 +60,6 @@ static int apply_one(const struct nlmsghdr *nlh, void *data)
 	return MNL_CB_OK;
 }
 
-int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr *, void *),
-		 void *data)
-{
-	struct mnl_socket *s = mnl_socket_open(NETLINK_ROUTE);
-	char req[MNL_SOCKET_BUFFER_SIZE], *buf = malloc(NL_BUF);
-	struct nlmsghdr *nlh;
-	struct rtgenmsg *g;
-	unsigned int seq = time(NULL), portid;
-	int rc = 0, n;
-
-	if (buf == NULL || s == NULL || mnl_socket_bind(s, 0, MNL_SOCKET_AUTOPID) < 0) {
-		rc = buf ? -errno : -ENOMEM;
-		goto out;
-	}
-	portid = mnl_socket_get_portid(s);
-	nlh = mnl_nlmsg_put_header(req);
-	nlh->nlmsg_type = type;
-	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
-	nlh->nlmsg_seq = seq;
-	g = mnl_nlmsg_put_extra_header(nlh, sizeof(*g));
-	g->rtgen_family = family;
-	if (mnl_socket_sendto(s, nlh, nlh->nlmsg_len) < 0) {
-		rc = -errno;
-		goto out;
-	}
-	while ((n = mnl_socket_recvfrom(s, buf, NL_BUF)) > 0) {
-		rc = mnl_cb_run(buf, n, seq, portid, cb, data);
-		if (rc <= MNL_CB_STOP)
-			break;
-	}
-	rc = rc < 0 ? -errno : 0;
-out:
-	if (s)
-		mnl_socket_close(s);
-	free(buf);
-	return rc;
-}
-
 static void on_events(struct ev_handler *h, uint32_t events);
 
 static int subscribe(char *err, size_t errlen)
@@ -131,13 +95,13 @@ static void unsubscribe(void)
 	ev.fd = -1;
 }
 
-static int dump_tables(void)
+static int dump_tables(unsigned int helper_lcore)
 {
 	int rc;
 
 	if ((rc = netlink_dump(RTM_GETLINK, AF_UNSPEC, apply_one, NULL)) < 0 ||
 	    (rc = netlink_dump(RTM_GETADDR, AF_INET, apply_one, NULL)) < 0 ||
-	    (rc = netlink_dump(RTM_GETROUTE, AF_INET, apply_one, NULL)) < 0 ||
+	    (rc = netlink_dump_ahead(RTM_GETROUTE, AF_INET, apply_one, NULL, helper_lcore)) < 0 ||
 	    (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0)
 		return rc;
 	return 0;
@@ -145,7 +109,7 @@ static int dump_tables(void)
 
 static int dump_all(void)
 {
-	int rc = dump_tables();
+	int rc = dump_tables(RTE_MAX_LCORE);	/* workers own their lcores by now */
 
 	return rc < 0 ? rc : rib_commit();
 }
@@ -238,7 +202,7 @@ static void on_events(struct ev_handler *h, uint32_t events)
 	netlink_drain();
 }
 
-int netlink_start(unsigned int rcvbuf, char *err, size_t errlen)
+int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, size_t errlen)
 {
 	int rc;
 
@@ -254,7 +218,7 @@ int netlink_start(unsigned int rcvbuf, char *err, size_t errlen)
 		return rc;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rib_stage_begin();
-	rc = dump_tables();
+	rc = dump_tables(helper_lcore);
 	dumped = seconds_since(&t0);
 	if (rc == 0)
 		rc = rib_publish();

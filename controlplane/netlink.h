@@ -29,14 +29,20 @@ struct nl_stats {
 	unsigned int rcvbuf;
 };
 
-int netlink_start(unsigned int rcvbuf, char *err, size_t errlen);
+/* Subscribes and loads the kernel's tables; helper_lcore (or RTE_MAX_LCORE) reads the route
+ * dump ahead while this thread applies it. */
+int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, size_t errlen);
 void netlink_stop(void);
 /* Processes whatever the kernel has sent so far (after a config change, before replying). */
 void netlink_drain(void);
 int netlink_resync(void);
-/* Dumps one kernel table on its own socket, calling cb for each message. */
+/* Dumps one kernel table on its own socket, calling cb for each message (netlink_dump.c). */
 int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr *, void *),
 		 void *data);
+/* The same, with the kernel's side of the dump run by a reader on lcore, an idle EAL worker
+ * lcore, while cb runs here; the plain dump when lcore is not idle (or RTE_MAX_LCORE). */
+int netlink_dump_ahead(uint16_t type, uint8_t family,
+		       int (*cb)(const struct nlmsghdr *, void *), void *data, unsigned int lcore);
 const struct nl_stats *netlink_stats(void);
 /* Bytes the kernel has queued for us and we have not read yet. */
 unsigned int netlink_backlog(void);

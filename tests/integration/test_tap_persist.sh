@@ -14,6 +14,12 @@ ip -n "$R" addr add 198.18.1.1/24 dev dp1
 ip -n "$R" neigh replace 198.18.1.2 lladdr 02:00:00:00:00:99 dev dp1 nud permanent
 ip -n "$R" route add 198.19.0.0/16 via 198.18.1.2 dev dp1
 wait_for "the kernel's route reaches the FIB" [ "$(fib_kind 198.19.0.1)" = forward ]
+# 20 000 more, so the next start's route dump spans about forty reads: more than the ring of
+# buffers the read-ahead dump cycles through while ternd's workers have not started
+for i in $(seq 0 19999); do
+	echo "route add 198.19.$((128 + i / 256)).$((i % 256))/32 via 198.18.1.2"
+done | ip -n "$R" -batch -
+wait_for "the 20 000 host routes reach the FIB" [ "$(fib_kind 198.19.206.31)" = forward ]
 stop_ternd
 check "after ternd stops, the persistent dp1 is still there" ip -n "$R" link show dp1
 check "with the kernel's route through it" grep -q "198.19.0.0/16 via 198.18.1.2 dev dp1" <<<"$(ip -n "$R" route)"
@@ -24,6 +30,9 @@ start_ternd "$R"
 wait_for "a new ternd takes dp1 over and its FIB has the route from the first dump" \
 	[ "$(fib_kind 198.19.0.1)" = forward ]
 wait_for "the FIB equals the kernel" consistent
+check "the first dump brought all 20 001 routes through dp1" \
+	[ "$(tern_cli --json -c "show ip route summary" | json_field 'j["by_type"]["gateway"]')" -ge 20001 ]
+grep -h "kernel tables read" "$T_DIR/ternd.log" | sed 's/^/  (/; s/$/)/'
 check "dp1 carries the port's MAC again" [ "$(ip -n "$R" -j link show dp1 | json_field 'j[0]["address"]')" = "$(port_mac dp1)" ]
 stop_ternd
 
