@@ -22,10 +22,11 @@ int pipeline_cmd(int argc, char **argv)
 		{ "routes", required_argument, NULL, 'r' }, { "flows", required_argument, NULL, 'f' },
 		{ "seconds", required_argument, NULL, 's' }, { "json", no_argument, NULL, 'j' },
 		{ "workers", required_argument, NULL, 'w' }, { "cpus", required_argument, NULL, 'c' },
-		{ "trace-armed", no_argument, NULL, 'T' },
+		{ "trace-armed", no_argument, NULL, 'T' }, { "hugepages", no_argument, NULL, 'H' },
 		{ 0 },
 	};
 	unsigned int routes = 1000, flows = 65536, workers = 1, i;
+	bool huge = false;
 	double seconds = 3, insert_s, run_s, mpps;
 	uint64_t state = 42, cycles, packets, forwarded, injected[PIPE_MAX_WORKERS], total = 0;
 	struct gen_params gp = { .flows = 1, .frame_size = 64, .src_ip = 0xc6120002 };
@@ -48,9 +49,10 @@ int pipeline_cmd(int argc, char **argv)
 		case 'w': workers = strtoul(optarg, NULL, 10); break;
 		case 'c': cpus = optarg; break;
 		case 'T': trace = true; break;
+		case 'H': huge = true; break;
 		default:
 			fprintf(stderr, "usage: tern-bench pipeline [--routes N] [--flows N] [--seconds S] "
-				"[--workers N [--cpus LIST]] [--trace-armed] [--json]\n");
+				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--json]\n");
 			return 2;
 		}
 	}
@@ -66,10 +68,14 @@ int pipeline_cmd(int argc, char **argv)
 		return 2;
 	}
 	snprintf(prefix, sizeof(prefix), "tern-pipeline-%d", getpid());
+	pipeline_use_hugepages(huge);
 	if ((rc = pipeline_init(&p, routes + routes / 8 + 1024, prefix, workers, cpus)) < 0) {
 		if (rc == -EINVAL && cpus)
 			fprintf(stderr, "tern-bench pipeline: --cpus must list %u CPU numbers, separated by commas\n",
 				workers);
+		else if (huge)
+			fprintf(stderr, "tern-bench pipeline: cannot set up the pipeline on hugepages (%s): it needs 1.5 GiB of them free, e.g. echo 768 > /proc/sys/vm/nr_hugepages\n",
+				strerror(-rc));
 		else
 			fprintf(stderr, "tern-bench pipeline: cannot set up the pipeline: %s\n", strerror(-rc));
 		return 1;

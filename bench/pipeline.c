@@ -196,11 +196,19 @@ static int lcore_map(char *out, size_t len, unsigned int nb_workers, const char 
 	return 0;
 }
 
+static bool use_hugepages;
+
+void pipeline_use_hugepages(bool on)
+{
+	use_hugepages = on;
+}
+
 int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_prefix,
 		  unsigned int nb_workers, const char *cpus)
 {
 	char prefix[64], lcores[512];
-	char *argv[] = { "tern-pipeline", "--no-huge", "-m", "1536", "--no-pci", "--lcores", lcores,
+	char *argv[] = { "tern-pipeline", use_hugepages ? "--in-memory" : "--no-huge", "-m", "1536",
+			 "--no-pci", "--lcores", lcores,
 			 "--file-prefix", prefix, "--log-level", "*:error", "--vdev", "net_null0",
 			 "--vdev", "net_null1", NULL };
 	static const char *const patterns[] = { "pipeline_inject", "eth_input", "ip4_*", "icmp_*",
