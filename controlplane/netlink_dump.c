@@ -89,9 +89,10 @@ int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr 
 }
 
 struct ahead_buf {
+	/* first, and aligned: netlink messages are read where they lie */
+	char data[AHEAD_BUF] __attribute__((aligned(8)));
 	int len;		/* bytes received; <= 0: the reader stopped (-errno, or 0 at EOF) */
 	bool last;		/* the reader sends nothing after this one */
-	char data[AHEAD_BUF];
 };
 
 struct ahead {
