@@ -204,15 +204,14 @@ static void on_events(struct ev_handler *h, uint32_t events)
 
 int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, size_t errlen)
 {
-	int rc;
+	struct timespec t0;
+	double dumped;
+	int rc, published;
 
 	buf = malloc(NL_BUF);
 	if (buf == NULL)
 		return -ENOMEM;
 	want_rcvbuf = rcvbuf;
-	struct timespec t0;
-	double dumped;
-
 	rc = subscribe(err, errlen);
 	if (rc < 0)
 		return rc;
@@ -220,10 +219,9 @@ int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, siz
 	rib_stage_begin();
 	rc = dump_tables(helper_lcore);
 	dumped = seconds_since(&t0);
+	published = rib_publish();
 	if (rc == 0)
-		rc = rib_publish();
-	else
-		rib_publish();
+		rc = published;
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot dump the kernel's tables: %s", strerror(-rc));
 		return rc;

@@ -36,7 +36,6 @@ static struct rib_neigh *neighs;
 static unsigned int nb_neighs;
 static struct dp_fib_op *pending;
 static unsigned int nb_pending;
-static bool staging;		/* rib_stage_begin .. rib_publish: changes go to the FIB's standby alone */
 static uint32_t *released;		/* nexthops to clear once the FIB no longer names them */
 static unsigned int nb_released, released_cap;
 uint16_t rib_gen;
@@ -313,11 +312,11 @@ static void release_unused(void)
 
 int rib_commit(void)
 {
-	int rc = staging ? dp_fib_stage(pending, nb_pending) : dp_fib_apply(pending, nb_pending);
+	int rc = dp_fib_apply(pending, nb_pending);	/* to the standby alone while staging */
 
 	nb_pending = 0;
 	/* while staging, workers still read the copy that may name them */
-	if (!staging)
+	if (!dp_fib_staging())
 		release_unused();
 	if (rc < 0)
 		TERN_LOG_RATELIMITED(rib, ERR, "FIB update failed: %s", strerror(-rc));
@@ -326,14 +325,13 @@ int rib_commit(void)
 
 void rib_stage_begin(void)
 {
-	staging = true;
+	dp_fib_stage(NULL, 0);
 }
 
 int rib_publish(void)
 {
 	int rc = rib_commit();
 
-	staging = false;
 	dp_fib_publish();
 	release_unused();
 	return rc;

@@ -145,6 +145,11 @@ bool dp_fib_level(unsigned int budget)
 	return false;
 }
 
+bool dp_fib_staging(void)
+{
+	return lag.staging;
+}
+
 unsigned int dp_fib_lag(void)
 {
 	return lag.n - lag.done;

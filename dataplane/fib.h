@@ -32,8 +32,10 @@ extern unsigned int dp_fib_active_idx;
 int dp_fib_init(unsigned int max_routes, int socket);
 /* Applies a batch atomically for readers: they see all of it or none. */
 int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n);
-/* Changes the standby alone, not yet seen by workers, until dp_fib_publish. */
+/* Changes the standby alone, not yet seen by workers, until dp_fib_publish; while staging,
+ * dp_fib_apply stages too. n = 0 only begins staging. */
 int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n);
+bool dp_fib_staging(void);
 /* Switches to the staged copy; the other one now lags. */
 void dp_fib_publish(void);
 /* Applies up to budget of the lagging copy's changes; true while some remain. */
