@@ -9,7 +9,6 @@
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <rte_eal.h>
@@ -255,14 +254,6 @@ static void shutdown_all(void)
 	rte_eal_cleanup();
 }
 
-static double seconds_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -277,7 +268,7 @@ int main(int argc, char **argv)
 	struct tern_eal_args eal;
 	bool check_only = false, reserve = false;
 	char err[512] = "";
-	double t_start, t_eal, t_dp, t_nl;
+	uint64_t t_start, t_eal, t_dp, t_nl;	/* monotonic ms */
 	sigset_t sigs;
 	int c, rc;
 
@@ -311,7 +302,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	signals_block(&sigs);
-	t_start = seconds_now();
+	t_start = tern_log_now_ms();
 	rc = rte_eal_init(eal.argc, eal.argv);
 	if (rc < 0) {
 		fprintf(stderr, "ternd: EAL initialisation failed: %s (arguments from [eal] args and the ports)\n",
@@ -329,13 +320,13 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	kernel_forwarding_enable();
-	t_eal = seconds_now();
+	t_eal = tern_log_now_ms();
 	rc = dataplane_start(err, sizeof(err));
-	t_dp = seconds_now();
+	t_dp = tern_log_now_ms();
 	if (rc == 0)
 		rc = netlink_start(cfg.netlink_rcvbuf, dp.nb_workers ? dp.workers[0].lcore : RTE_MAX_LCORE,
 				   err, sizeof(err));
-	t_nl = seconds_now();
+	t_nl = tern_log_now_ms();
 	if (rc == 0)
 		rc = dataplane_go(err, sizeof(err));
 	if (rc == 0)
@@ -352,8 +343,8 @@ int main(int argc, char **argv)
 	cmd_show_started();
 	config_startup_replay();
 	TERN_LOG(main, NOTICE, "ready in %.3f s (EAL %.3f s, dataplane %.3f s, kernel tables %.3f s, workers and API %.3f s): %u ports, %u workers, API on %s",
-		 seconds_now() - t_start, t_eal - t_start, t_dp - t_eal, t_nl - t_dp,
-		 seconds_now() - t_nl, dp.nb_ports, dp.nb_workers, cfg.api_socket);
+		 (tern_log_now_ms() - t_start) / 1e3, (t_eal - t_start) / 1e3, (t_dp - t_eal) / 1e3,
+		 (t_nl - t_dp) / 1e3, (tern_log_now_ms() - t_nl) / 1e3, dp.nb_ports, dp.nb_workers, cfg.api_socket);
 	ev_set_background(fib_level_slice);
 	rc = ev_run(tick, 100);
 	shutdown_all();

@@ -114,13 +114,6 @@ static int dump_all(void)
 	return rc < 0 ? rc : rib_commit();
 }
 
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (t1.tv_sec - t0->tv_sec) + (t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
 
 int netlink_resync(void)
 {
@@ -204,8 +197,7 @@ static void on_events(struct ev_handler *h, uint32_t events)
 
 int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, size_t errlen)
 {
-	struct timespec t0;
-	double dumped;
+	uint64_t t0, dumped;	/* monotonic ms */
 	int rc, published;
 
 	buf = malloc(NL_BUF);
@@ -215,10 +207,10 @@ int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, siz
 	rc = subscribe(err, errlen);
 	if (rc < 0)
 		return rc;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = tern_log_now_ms();
 	rib_stage_begin();
 	rc = dump_tables(helper_lcore);
-	dumped = seconds_since(&t0);
+	dumped = tern_log_now_ms();
 	published = rib_publish();
 	if (rc == 0)
 		rc = published;
@@ -227,7 +219,7 @@ int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, siz
 		return rc;
 	}
 	TERN_LOG(rib, NOTICE, "kernel tables read (and staged in the FIB) in %.3f s, %u routes, forwarded from %.3f s later; the FIB's second copy follows in the background",
-		 dumped, rib_route_total(), seconds_since(&t0) - dumped);
+		 (dumped - t0) / 1e3, rib_route_total(), (tern_log_now_ms() - dumped) / 1e3);
 	return 0;
 }
 

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -134,17 +133,14 @@ int netlink_dump_ahead(uint16_t type, uint8_t family,
 	struct ahead_buf *bufs = NULL, *b;
 	struct ahead a = { 0 };
 	unsigned int seq, portid, i;
-	char name[RTE_RING_NAMESIZE];
 	int rc = 0, cb_rc = MNL_CB_OK;
 	bool done = false;
 
 	if (lcore >= RTE_MAX_LCORE || !rte_lcore_is_enabled(lcore) ||
 	    lcore == rte_get_main_lcore() || rte_eal_get_lcore_state(lcore) != WAIT)
 		return netlink_dump(type, family, cb, data);
-	snprintf(name, sizeof(name), "tern_dump_full");
-	a.full = rte_ring_create(name, AHEAD_BUFS, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
-	snprintf(name, sizeof(name), "tern_dump_empty");
-	a.empty = rte_ring_create(name, AHEAD_BUFS, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	a.full = rte_ring_create("tern_dump_full", AHEAD_BUFS, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
+	a.empty = rte_ring_create("tern_dump_empty", AHEAD_BUFS, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	bufs = malloc(sizeof(*bufs) * (AHEAD_BUFS - 1));
 	if (a.full == NULL || a.empty == NULL || bufs == NULL) {
 		rc = 1;		/* no room to read ahead: the plain dump */
