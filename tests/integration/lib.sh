@@ -7,6 +7,7 @@ TERND=$TERN_BUILD/ternd
 TERN=$TERN_BUILD/tern
 T_NS=()
 T_PIDS=()
+T_ON_EXIT=()
 T_DIR=
 T_NAME=
 T_FAILS=0
@@ -19,8 +20,18 @@ tern_test_begin() {	# NAME
 	trap 'exit 130' INT TERM
 }
 
+# Runs COMMAND (a string, eval'd) in the cleanup, first, whatever the test's outcome. A test
+# must not set its own EXIT trap: a command that runs before tern_test_cleanup would replace
+# the exit status the cleanup passes on, and a failed check would end as a pass.
+tern_on_exit() {	# COMMAND
+	T_ON_EXIT+=("$1")
+}
+
 tern_test_cleanup() {
-	local rc=$? pid ns
+	local rc=$? pid ns cmd
+	for cmd in "${T_ON_EXIT[@]}"; do
+		eval "$cmd"
+	done
 	for pid in "${T_PIDS[@]}"; do
 		kill -TERM "$pid" 2>/dev/null
 	done
@@ -48,13 +59,13 @@ netns_add() {	# NAME -> creates it, registers it for cleanup
 
 say() { printf '  %s\n' "$*"; }
 fail() { printf '  FAIL: %s\n' "$*"; T_FAILS=$((T_FAILS + 1)); }
-check() {	# DESCRIPTION COMMAND... : passes when the command succeeds
+check() {	# DESCRIPTION COMMAND... : passes when the command succeeds; returns 1 when it failed
 	local what=$1; shift
-	if "$@"; then say "ok: $what"; else fail "$what"; fi
+	if "$@"; then say "ok: $what"; else fail "$what"; return 1; fi
 }
-check_not() {	# DESCRIPTION COMMAND... : passes when the command fails
+check_not() {	# DESCRIPTION COMMAND... : passes when the command fails; returns 1 when it succeeded
 	local what=$1; shift
-	if "$@" >/dev/null 2>&1; then fail "$what"; else say "ok: $what"; fi
+	if "$@" >/dev/null 2>&1; then fail "$what"; return 1; else say "ok: $what"; fi
 }
 tern_test_end() {
 	[ $T_FAILS -eq 0 ] || { echo "  $T_FAILS check(s) failed"; exit 1; }

@@ -53,10 +53,10 @@ check "it warns about an lcore the machine lacks" grep -q "warning: \[worker 77\
 check "and about too few mbufs for the queues" grep -q "warning: \[mempool\] mbufs = 2048: the configured queues can hold" <<<"$out"
 # --reserve-hugepages: what [eal] args asks for, never fewer than there are; then put back
 old_hp=$(cat /proc/sys/vm/nr_hugepages)
-trap 'echo "$old_hp" > /proc/sys/vm/nr_hugepages; tern_test_cleanup' EXIT
+tern_on_exit 'echo "$old_hp" > /proc/sys/vm/nr_hugepages'
 printf '[eal]\nargs = --socket-mem 64\n[port dp0]\ndev = net_null0\n[worker 1]\nrx = dp0:0\n' > "$T_DIR/hp.conf"
 out=$("$TERND" --reserve-hugepages -f "$T_DIR/hp.conf" 2>&1); rc=$?
-check "--reserve-hugepages reserves 64 MiB and a tenth on node 0 (exit $rc): $out" [ $rc -eq 0 ] && [ "$(cat /proc/sys/vm/nr_hugepages)" -ge 35 ]
+check "--reserve-hugepages reserves 64 MiB and a tenth on node 0 (exit $rc): $out" [ $rc -eq 0 -a "$(cat /proc/sys/vm/nr_hugepages)" -ge 35 ]
 printf '[eal]\nargs = --no-huge\n[port dp0]\ndev = net_null0\n[worker 1]\nrx = dp0:0\n' > "$T_DIR/nohp.conf"
 out=$("$TERND" --reserve-hugepages -f "$T_DIR/nohp.conf" 2>&1)
 check "with --no-huge it reserves nothing: $out" grep -q "no hugepages needed" <<<"$out"

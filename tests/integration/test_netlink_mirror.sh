@@ -27,7 +27,7 @@ for i in range(400):
     s.sendto(b"ecmp", ("198.19.1.%d" % (1 + i % 200), 10000 + i))'
 d0=$(( $(if_counter dp0 tx_packets) - t0 )); d1=$(( $(if_counter dp1 tx_packets) - t1 ))
 say "400 flows over the group: $d0 out of dp0, $d1 out of dp1"
-check "both paths carry flows" [ "$d0" -gt 100 ] && [ "$d1" -gt 100 ]
+check "both paths carry flows" [ "$d0" -gt 100 -a "$d1" -gt 100 ]
 ipr replace 198.19.1.0/24 via 198.18.1.2
 check "replace: the /24 now goes to h2 only" [ "$(fib 198.19.1.1 'j["route"]')" = "via 198.18.1.2 dev dp1" ]
 

@@ -8,7 +8,7 @@ if dpkg-query -W -f='${Status}' tern 2>/dev/null | grep -q "install ok installed
 	exit 0
 fi
 purge() { dpkg --purge tern >/dev/null 2>&1; }
-trap 'purge; tern_test_cleanup' EXIT
+tern_on_exit purge
 
 ( cd "$TERN_ROOT" && make -s deb ) > "$T_DIR/deb.log" 2>&1
 check "make deb builds the package, lintian finds no error" [ $? -eq 0 ]
@@ -42,6 +42,6 @@ installed() { dpkg-query -W -f='${Status}' tern 2>/dev/null | grep -q "install o
 check_not "dpkg --purge removes it" installed
 left=$(while read -r f; do [ -f "$f" ] && echo "$f"; done < "$T_DIR/files")
 check "no installed file is left behind${left:+: $left}" [ -z "$left" ]
-check "/etc/tern and /var/lib/tern are gone" [ ! -e /etc/tern ] && [ ! -e /var/lib/tern ]
+check "/etc/tern and /var/lib/tern are gone" [ ! -e /etc/tern -a ! -e /var/lib/tern ]
 check_not "the group tern is gone" getent group tern
 tern_test_end

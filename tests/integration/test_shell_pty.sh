@@ -8,7 +8,7 @@ netns_add "$R"
 write_tap_config 2
 start_ternd "$R"
 command -v tmux >/dev/null || { echo "tmux is missing (make deps installs it)"; exit 1; }
-trap 'tmux kill-session -t "$S" 2>/dev/null; tern_test_cleanup' EXIT
+tern_on_exit 'tmux kill-session -t "$S" 2>/dev/null'
 
 screen() { tmux capture-pane -p -t "$S"; }	# (tmux drops trailing spaces)
 # keys: literal text, then key names (Tab, Enter, Up, C-u); tmux would read "end" as the End key
