@@ -14,6 +14,7 @@
 
 struct rte_fib *dp_fib_copies[2];
 unsigned int dp_fib_active_idx;
+const uint32_t *dp_fib_tbl24[2];
 static uint64_t updates;
 static size_t memory;
 
@@ -28,6 +29,32 @@ static struct {
 	unsigned int n, cap, done;
 	bool staging;
 } lag;
+
+/*
+ * rte_fib's DIR-24-8 (DPDK 22.11, lib/fib/dir24_8.h) keeps its first-level
+ * table after a header of counters and pointers, at the next cache line:
+ * entry i holds the next hop of i.0/24 shifted left by one (bit 0 marks a
+ * second-level group). The layout is private, so it is checked, not assumed:
+ * a scratch route in the empty copy must show up at that place with that
+ * value, or the copy gets no prefetch address.
+ */
+#define FIB_TBL24_OFFSET 64
+#define FIB_PROBE_PREFIX 0xc6120000u	/* 198.18.0.0/24 */
+#define FIB_PROBE_NH 0x2a5u
+
+static const uint32_t *find_tbl24(struct rte_fib *fib)
+{
+	const uint32_t *tbl24 = (const uint32_t *)((const uint8_t *)rte_fib_get_dp(fib) + FIB_TBL24_OFFSET);
+	bool ok;
+
+	if (rte_fib_add(fib, FIB_PROBE_PREFIX, 24, FIB_PROBE_NH) != 0)
+		return NULL;
+	ok = tbl24[FIB_PROBE_PREFIX >> 8] == FIB_PROBE_NH << 1 &&
+	     tbl24[(FIB_PROBE_PREFIX >> 8) + 1] == DP_NH_NONE << 1;
+	rte_fib_delete(fib, FIB_PROBE_PREFIX, 24);
+	ok = ok && tbl24[FIB_PROBE_PREFIX >> 8] == DP_NH_NONE << 1;
+	return ok ? tbl24 : NULL;
+}
 
 int dp_fib_init(unsigned int max_routes, int socket)
 {
@@ -51,6 +78,7 @@ int dp_fib_init(unsigned int max_routes, int socket)
 		dp_fib_copies[i] = rte_fib_create(name, socket, &conf);
 		if (dp_fib_copies[i] == NULL)
 			return -rte_errno ? -rte_errno : -ENOMEM;
+		dp_fib_tbl24[i] = find_tbl24(dp_fib_copies[i]);
 	}
 	memory = 2 * ((size_t)(1 << 24) * 4 + (size_t)conf.dir24_8.num_tbl8 * 256 * 4);
 	return 0;

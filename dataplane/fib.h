@@ -28,6 +28,14 @@ struct dp_fib_op {
 
 extern struct rte_fib *dp_fib_copies[2];
 extern unsigned int dp_fib_active_idx;
+/*
+ * Each copy's first-level table (2^24 entries of 4 bytes), found at init in
+ * rte_fib's private layout and checked there against a route it adds, or NULL
+ * when the check fails. Workers only prefetch through it: rte_fib_lookup_bulk
+ * stays the lookup, and a wrong address would cost a useless prefetch, never
+ * a wrong answer.
+ */
+extern const uint32_t *dp_fib_tbl24[2];
 
 int dp_fib_init(unsigned int max_routes, int socket);
 /* Applies a batch atomically for readers: they see all of it or none. */
@@ -51,6 +59,12 @@ size_t dp_fib_memory(void);
 static inline struct rte_fib *dp_fib_active(void)
 {
 	return dp_fib_copies[__atomic_load_n(&dp_fib_active_idx, __ATOMIC_ACQUIRE)];
+}
+
+/* The copy workers read now: index for dp_fib_copies and dp_fib_tbl24. */
+static inline unsigned int dp_fib_active_index(void)
+{
+	return __atomic_load_n(&dp_fib_active_idx, __ATOMIC_ACQUIRE);
 }
 
 #endif

@@ -78,6 +78,35 @@ static void test_fib_lookup_answers_longest_prefix(void **state)
 }
 
 /*
+ * The prefetch address ip4_fast uses: each copy's first-level table was found
+ * (the layout check at init passed with this DPDK), and it holds what rte_fib
+ * answers, for a /15, a /24 and a /28's group alike, in both copies.
+ */
+static void test_fib_tbl24_is_where_the_lookup_reads(void **state)
+{
+	unsigned int c;
+
+	(void)state;
+	assert_non_null(dp_fib_tbl24[0]);
+	assert_non_null(dp_fib_tbl24[1]);
+	assert_ptr_not_equal(dp_fib_tbl24[0], dp_fib_tbl24[1]);
+	assert_int_equal(dp_fib_add(NET, 15, 7), 0);
+	assert_int_equal(dp_fib_add(NET + 0x0300, 24, 8), 0);
+	assert_int_equal(dp_fib_add(NET + 0x0410, 28, 9), 0);
+	for (c = 0; c < 2; c++) {
+		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0100) >> 8], 7 << 1);
+		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0300) >> 8], 8 << 1);
+		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0400) >> 8] & 1, 1);	/* a group */
+		assert_int_equal(dp_fib_tbl24[c][(NET + 0x20000) >> 8], DP_NH_NONE << 1);
+	}
+	assert_int_equal(dp_fib_del(NET + 0x0410, 28), 0);
+	assert_int_equal(dp_fib_del(NET + 0x0300, 24), 0);
+	assert_int_equal(dp_fib_del(NET, 15), 0);
+	for (c = 0; c < 2; c++)
+		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0300) >> 8], DP_NH_NONE << 1);
+}
+
+/*
  * A big batch is applied in address order: operations on one prefix must keep
  * their order (add, delete, add again), and both copies must end alike.
  */
@@ -203,6 +232,7 @@ int main(void)
 			 "--file-prefix", prefix, "--log-level", "error", NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fib_lookup_answers_longest_prefix),
+		cmocka_unit_test(test_fib_tbl24_is_where_the_lookup_reads),
 		cmocka_unit_test(test_fib_batch_keeps_the_order_of_one_prefix),
 		cmocka_unit_test(test_fib_staged_load_publish_and_level),
 		cmocka_unit_test(test_fib_updates_never_expose_a_gap_or_torn_nexthop),
