@@ -33,7 +33,7 @@
 #define SRC 0xc6120002u		/* 198.18.0.2, behind port 0 */
 #define FWD 0xc6130005u		/* 198.19.0.5: forwarded out of port 1 */
 #define MAX_OUT 64
-#define MAX_KINDS 32
+#define MAX_KINDS 48		/* a vector may hold RTE_GRAPH_BURST_SIZE (256) */
 
 static struct pipeline p;
 
@@ -197,6 +197,9 @@ static void test_every_kind_of_frame_has_one_fate(void **state)
 	check_same("forwarded", (f = udp(FWD, 64, 18), &f), true);
 	check_same("forwarded, TTL 2", (f = udp(FWD, 2, 18), &f), true);
 	check_same("ECMP", (f = udp(0xc6130107, 64, 18), &f), true);
+	/* FWD's /24 holds a /28 with its own next hop: the lookup's second level */
+	check_same("a /28 inside a /24", (f = udp(0xc6130011, 64, 18), &f), true);
+	check_same("the /24 around a /28", (f = udp(0xc6130021, 64, 18), &f), true);
 	f = udp(FWD, 64, 18);
 	f.len = 60;	/* Ethernet padding after the datagram */
 	check_same("padded", &f, true);
@@ -318,5 +321,9 @@ int main(void)
 	nh.mtu = 100;
 	dp_nh_set(9, &nh, NULL);
 	dp_fib_add(0xc6130600, 24, 9);
+	nh = *dp_nh_get(1);
+	nh.eth.dst_addr.addr_bytes[5] ^= 0x77;	/* another neighbour behind port 1 */
+	dp_nh_set(10, &nh, NULL);
+	dp_fib_add(0xc6130010, 28, 10);
 	return cmocka_run_group_tests_name("fastpath", tests, NULL, NULL);
 }
