@@ -5,13 +5,16 @@
 # per table, alternating, medians; the goals of issue 3 checked; results to $OUT/pipeline.json.
 #
 #   bench/pipeline.sh [BUILD]
-# Env: ROUNDS (5), SECONDS_PER_RUN (2), ROUTES ("1000 1000000"), OUT ($BUILD/bench).
+# Each run sends to FLOWS destinations picked across the table: with 64k of them a 1M table
+# spreads its lookups over 4 MiB of first-level entries, more than the core's caches.
+# Env: ROUNDS (5), SECONDS_PER_RUN (2), ROUTES ("1000 1000000"), FLOWS (65536), OUT ($BUILD/bench).
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 ROUNDS=${ROUNDS:-5}
 SECS=${SECONDS_PER_RUN:-2}
 ROUTES=${ROUTES:-1000 1000000}
+FLOWS=${FLOWS:-65536}
 OUT=${OUT:-$BUILD/bench}
 BIN=$BUILD/tern-bench
 . "$ROOT/bench/lib.sh"
@@ -34,7 +37,7 @@ fi
 cpu=$( [ "$(nproc)" -gt 1 ] && echo 1 || echo 0)
 for r in $(seq "$ROUNDS"); do
 	for n in $ROUTES; do
-		j=$(taskset -c "$cpu" "$BIN" pipeline --routes "$n" --seconds "$SECS" $HUGE --json 2>&1 | tail -1)
+		j=$(taskset -c "$cpu" "$BIN" pipeline --routes "$n" --flows "$FLOWS" --seconds "$SECS" $HUGE --json 2>&1 | tail -1)
 		case $j in
 		"{"*) echo "$j" >> "$runs" ;;
 		*) echo "pipeline: tern-bench pipeline --routes $n failed: $j"; exit 1 ;;
@@ -47,8 +50,9 @@ import json, statistics, sys
 runs = [json.loads(l) for l in open(sys.argv[1])]
 pages, rounds = sys.argv[3] or "4 KiB", int(sys.argv[4])
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
-res = {"pages": pages, "rounds": rounds, "cpu": cpu, "tables": []}
-print(f"\nforwarding pipeline without I/O, {pages} pages, median of {rounds} rounds ({cpu}):")
+flows = runs[0]["flows"]
+res = {"pages": pages, "rounds": rounds, "flows": flows, "cpu": cpu, "tables": []}
+print(f"\nforwarding pipeline without I/O, {pages} pages, {flows} flows, median of {rounds} rounds ({cpu}):")
 for n in sorted({r["routes"] for r in runs}):
     rs = [r for r in runs if r["routes"] == n]
     med = lambda k: statistics.median(r[k] for r in rs)
