@@ -302,6 +302,20 @@ static void test_a_mixed_vector_has_the_same_fates(void **state)
 	assert_int_equal(b.eth_input, nb_kinds);
 }
 
+/*
+ * Where rte_fib's layout check failed at init (another DPDK), ip4_fast looks
+ * the whole vector up with rte_fib_lookup_bulk: the same fates again.
+ */
+static void test_without_the_first_level_address_the_same_fates(void **state)
+{
+	const uint32_t *saved[2] = { dp_fib_tbl24[0], dp_fib_tbl24[1] };
+
+	dp_fib_tbl24[0] = dp_fib_tbl24[1] = NULL;
+	test_a_mixed_vector_has_the_same_fates(state);
+	dp_fib_tbl24[0] = saved[0];
+	dp_fib_tbl24[1] = saved[1];
+}
+
 int main(void)
 {
 	struct dp_nexthop nh;
@@ -309,6 +323,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_kind_of_frame_has_one_fate),
 		cmocka_unit_test(test_a_mixed_vector_has_the_same_fates),
+		cmocka_unit_test(test_without_the_first_level_address_the_same_fates),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-fastpath-%d", getpid());
