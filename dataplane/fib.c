@@ -36,7 +36,8 @@ static struct {
  * entry i holds the next hop of i.0/24 shifted left by one (bit 0 marks a
  * second-level group). The layout is private, so it is checked, not assumed:
  * a scratch route in the empty copy must show up at that place with that
- * value, or the copy gets no prefetch address.
+ * value, its neighbour must stay empty, and deleting it must empty it again;
+ * otherwise the copy gets no address and ip4_fast uses rte_fib's lookup.
  */
 #define FIB_TBL24_OFFSET 64
 #define FIB_PROBE_PREFIX 0xc6120000u	/* 198.18.0.0/24 */

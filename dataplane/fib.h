@@ -31,9 +31,10 @@ extern unsigned int dp_fib_active_idx;
 /*
  * Each copy's first-level table (2^24 entries of 4 bytes), found at init in
  * rte_fib's private layout and checked there against a route it adds, or NULL
- * when the check fails. Workers only prefetch through it: rte_fib_lookup_bulk
- * stays the lookup, and a wrong address would cost a useless prefetch, never
- * a wrong answer.
+ * when the check fails. ip4_fast prefetches and reads its entries (second-level
+ * groups it leaves to rte_fib_lookup_bulk); with NULL it looks every packet
+ * up with rte_fib_lookup_bulk. Workers read only the active copy, which the
+ * control thread does not write.
  */
 extern const uint32_t *dp_fib_tbl24[2];
 
