@@ -14,12 +14,14 @@
  * it. The node statistics mean what they meant; the walk is rte_graph_walk's
  * (DPDK 22.11) otherwise.
  *
- * A call that returns no objects (an rx poll that found nothing) reads no TSC
- * at all: its cycles go to the next call that returns some, which is an rx
- * node's too (sources are walked first, and only their packets make the other
- * nodes run), so `rx` still counts idle polling, only charged when packets
- * come. An idle walk over two ports then costs two polls and no TSC read
- * instead of two; l3fwd's idle loop reads it once.
+ * A source call that returns nothing (an rx poll that found nothing) reads
+ * no TSC: its cycles are charged later, to an rx node still. Sources come
+ * first in a walk; if one of them returned packets, the TSC is read once
+ * before the first other node and that time goes to the last empty source,
+ * and if none did, nothing else runs and the next source call that returns
+ * packets, in a later walk, takes it. `rx` counts idle polling as before, and
+ * an idle walk over two ports costs two polls and no TSC read instead of two
+ * (l3fwd's idle loop reads it once).
  */
 #ifndef TERN_GRAPH_WALK_H
 #define TERN_GRAPH_WALK_H
@@ -38,17 +40,27 @@ static inline void dp_graph_walk(struct rte_graph *graph, uint64_t *tsc)
 	const rte_node_t mask = graph->cir_mask;
 	uint32_t head = graph->head;
 	uint64_t then = *tsc, now;
-	struct rte_node *node;
+	struct rte_node *node, *idle = NULL;
+	int32_t at;
 	uint16_t rc;
 	void **objs;
 
 	while (likely(head != graph->tail)) {
-		node = (struct rte_node *)RTE_PTR_ADD(graph, cir_start[(int32_t)head++]);
+		at = (int32_t)head++;	/* sources at negative places, the rest from 0 */
+		node = (struct rte_node *)RTE_PTR_ADD(graph, cir_start[at]);
+		if (unlikely(idle != NULL) && at >= 0) {
+			now = rte_rdtsc();
+			idle->total_cycles += now - then;
+			then = now;
+			idle = NULL;
+		}
 		objs = node->objs;
 		rte_prefetch0(objs);
 		rc = node->process(graph, node, objs, node->idx);
 		node->total_calls++;
-		if (rc != 0) {
+		if (rc == 0 && at < 0) {
+			idle = node;
+		} else {
 			now = rte_rdtsc();
 			node->total_cycles += now - then;
 			node->total_objs += rc;
