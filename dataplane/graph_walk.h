@@ -65,6 +65,7 @@ static inline void dp_graph_walk(struct rte_graph *graph, uint64_t *tsc)
 			node->total_cycles += now - then;
 			node->total_objs += rc;
 			then = now;
+			idle = NULL;	/* nothing is left uncharged */
 		}
 		node->idx = 0;
 		head = likely((int32_t)head > 0) ? head & mask : head;
