@@ -1,7 +1,7 @@
 /* Two rte_fib copies switched under QSBR, so workers never read a half-updated DIR-24-8. */
 #include <errno.h>
-#include <stdio.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

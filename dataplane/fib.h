@@ -57,15 +57,15 @@ uint32_t dp_fib_lookup(uint32_t ip);
 uint64_t dp_fib_updates(void);
 size_t dp_fib_memory(void);
 
-static inline struct rte_fib *dp_fib_active(void)
-{
-	return dp_fib_copies[__atomic_load_n(&dp_fib_active_idx, __ATOMIC_ACQUIRE)];
-}
-
 /* The copy workers read now: index for dp_fib_copies and dp_fib_tbl24. */
 static inline unsigned int dp_fib_active_index(void)
 {
 	return __atomic_load_n(&dp_fib_active_idx, __ATOMIC_ACQUIRE);
+}
+
+static inline struct rte_fib *dp_fib_active(void)
+{
+	return dp_fib_copies[dp_fib_active_index()];
 }
 
 #endif

@@ -90,7 +90,8 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
  * with bit 0 set, the index of a second-level group, which rte_fib itself
  * looks up (prefixes longer than /24 are a few in a thousand of a full table).
  * rte_fib's lookup is a call through a pointer per vector and about 20
- * instructions a packet; this is four, and the entries were prefetched.
+ * instructions a packet; this loop is about half that (callgrind: 156.7 ->
+ * 146.4 in all of ip4_fast), and the entries were prefetched.
  */
 static inline void fib_lookup_tbl24(struct rte_fib *fib, const uint32_t *tbl24, uint32_t *dst,
 				    uint64_t *nh_id, uint16_t n)
