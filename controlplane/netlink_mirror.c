@@ -50,7 +50,7 @@ static void apply_link(const struct nl_msg *m)
 	p = &dp.ports[i];
 	if (l->up != p->admin_up) {
 		p->admin_up = l->up;
-		dp_port_up[i] = l->up;
+		dp_port_map.up[i] = l->up;
 		TERN_LOG(rib, NOTICE, "%s is administratively %s: forwarding %s", p->name,
 			 l->up ? "up" : "down", l->up ? "resumes" : "stops");
 		/* the kernel drops the routes through a downed interface without a word */

@@ -2,6 +2,7 @@
 #ifndef TERN_NODE_H
 #define TERN_NODE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_ether.h>
@@ -21,22 +22,38 @@ static inline const struct dp_nexthop **dp_pkt_nh(struct rte_mbuf *m)
 	return RTE_MBUF_DYNFIELD(m, dp_meta_offset, const struct dp_nexthop **);
 }
 
-/* ethdev port id -> dp port index, and each port's MAC: written before workers start. */
-extern uint16_t dp_port_index[RTE_MAX_ETHPORTS];
 union dp_port_mac {
 	struct rte_ether_addr addr;
-	uint64_t word;		/* the address in its first 6 bytes, 0 after: see DP_MAC_WORD_MASK */
+	uint64_t word;		/* the address in its first 6 bytes, 0 after: see dp_mac_word_differs */
 };
-extern union dp_port_mac dp_port_mac[DP_MAX_PORTS];
 
-/* The bytes of a 64-bit word read from a frame's start that hold its destination MAC. */
+/*
+ * What a worker reads of a port for every frame, in one object so that one
+ * base register reaches all three arrays (the fast path's loop has few to
+ * spare): each port's MAC and the ethdev port id -> dp port index, written
+ * before workers start; each port's administrative state (its kernel
+ * interface up or down), written by the control thread.
+ */
+struct dp_port_map {
+	union dp_port_mac mac[DP_MAX_PORTS];
+	uint16_t index[RTE_MAX_ETHPORTS];
+	volatile uint8_t up[DP_MAX_PORTS];
+};
+extern struct dp_port_map dp_port_map;
+
+/*
+ * Whether the destination MAC in head, a 64-bit word read from a frame's
+ * start, differs from the port's word: the shift drops the 2 bytes after the
+ * MAC, and costs no 64-bit mask constant to hold in a register.
+ */
+static inline bool dp_mac_word_differs(uint64_t head, uint64_t word)
+{
 #if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-#define DP_MAC_WORD_MASK 0x0000ffffffffffffULL
+	return ((head ^ word) << 16) != 0;
 #else
-#define DP_MAC_WORD_MASK 0xffffffffffff0000ULL
+	return ((head ^ word) >> 16) != 0;
 #endif
-/* Administrative state of each port (its kernel interface up or down): written by the control thread. */
-extern volatile uint8_t dp_port_up[DP_MAX_PORTS];
+}
 
 /* Each port's primary IPv4 address (network order, 0: none), the source of its ICMP errors:
  * written by the control thread. */

@@ -14,17 +14,15 @@ enum eth_input_next {
 	ETH_INPUT_NEXT_MAX,
 };
 
-uint16_t dp_port_index[RTE_MAX_ETHPORTS];
-union dp_port_mac dp_port_mac[DP_MAX_PORTS];
-volatile uint8_t dp_port_up[DP_MAX_PORTS];
+struct dp_port_map dp_port_map;
 
 static inline rte_edge_t eth_classify(struct rte_mbuf *m)
 {
 	const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, const struct rte_ether_hdr *);
-	uint16_t port = dp_port_index[m->port];
-	const struct rte_ether_addr *own = &dp_port_mac[port].addr;
+	uint16_t port = dp_port_map.index[m->port];
+	const struct rte_ether_addr *own = &dp_port_map.mac[port].addr;
 
-	if (unlikely(!dp_port_up[port]))
+	if (unlikely(!dp_port_map.up[port]))
 		return ETH_INPUT_NEXT_DROP_PORT_DOWN;
 	if (unlikely(m->data_len < sizeof(*eth)))
 		return ETH_INPUT_NEXT_DROP_RUNT;

@@ -52,7 +52,7 @@ static inline rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_ic
 {
 	const struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, m->l2_len);
-	uint32_t src = dp_port_ip4[dp_port_index[m->port]], quote;
+	uint32_t src = dp_port_ip4[dp_port_map.index[m->port]], quote;
 	const struct dp_nexthop *nh = *dp_pkt_nh(m);
 	uint8_t *hdr;
 	uint16_t len;

@@ -29,6 +29,20 @@
 static const uint8_t special_octet[256] = { [0] = 1, [127] = 1, [224 ... 255] = 1 };
 
 /*
+ * rte_be_to_cpu_16 swaps a variable through inline assembly, which the
+ * compiler can neither fold into the load (movbe) nor into a comparison; the
+ * builtin lets it do both.
+ */
+static inline uint16_t be16_to_cpu(rte_be16_t v)
+{
+#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
+	return __builtin_bswap16(v);
+#else
+	return v;
+#endif
+}
+
+/*
  * The frame's IPv4 header when the long path would take it as far as its FIB
  * lookup with nothing to note, else NULL: ip4_check's tests for the one
  * header shape the fast path takes (version 4, IHL 5), each field read once.
@@ -37,20 +51,20 @@ static inline struct rte_ipv4_hdr *fast_candidate(struct rte_mbuf *m)
 {
 	struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m, struct rte_ether_hdr *);
 	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
-	uint16_t port = dp_port_index[m->port];
+	uint16_t port = dp_port_map.index[m->port];
 	uint64_t ck = m->ol_flags & RTE_MBUF_F_RX_IP_CKSUM_MASK;
 	uint64_t head;
 	uint32_t tl;
 
-	if (unlikely(m->data_len < sizeof(*eth) + sizeof(*ip) || !dp_port_up[port]))
+	if (unlikely(m->data_len < sizeof(*eth) + sizeof(*ip) || !dp_port_map.up[port]))
 		return NULL;
 	memcpy(&head, eth, sizeof(head));	/* the destination MAC and 2 bytes after it */
-	if (unlikely(((head ^ dp_port_mac[port].word) & DP_MAC_WORD_MASK) != 0 ||
+	if (unlikely(dp_mac_word_differs(head, dp_port_map.mac[port].word) ||
 		     eth->ether_type != RTE_BE16(RTE_ETHER_TYPE_IPV4)))
 		return NULL;
-	tl = rte_be_to_cpu_16(ip->total_length);
+	tl = be16_to_cpu(ip->total_length);
 	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF || ip->time_to_live <= 1 ||
-		     tl < sizeof(*ip) || tl > m->pkt_len - sizeof(*eth)))
+		     tl < sizeof(*ip) || tl + sizeof(*eth) > m->pkt_len))
 		return NULL;
 	if (unlikely(special_octet[((const uint8_t *)&ip->src_addr)[0]] |
 		     special_octet[((const uint8_t *)&ip->dst_addr)[0]]))
@@ -73,14 +87,15 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
 		if (nh->kind != DP_NH_FORWARD)
 			return IP4_FAST_NEXT_SLOW;
 	}
-	if (unlikely(!dp_port_up[nh->port] || tl > nh->mtu))
+	if (unlikely(!dp_port_map.up[nh->port] || tl > nh->mtu))
 		return IP4_FAST_NEXT_SLOW;
 	/* Ethernet pads short frames: keep only what the IP header claims. */
 	tl += sizeof(struct rte_ether_hdr);
 	if (unlikely(m->pkt_len > tl))
 		rte_pktmbuf_trim(m, m->pkt_len - tl);
 	ip4_ttl_decrement(ip);
-	rte_memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, sizeof(nh->eth));
+	/* the two MACs; the frame's EtherType is already IPv4, as is the next hop's */
+	memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
 	return 1 + nh->port;
 }
 
@@ -121,6 +136,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint16_t n = 0, odd = 0, i;
 	const uint32_t *tbl24;
+	uintptr_t tbl24_at;
 	unsigned int fib;
 
 	if (unlikely(nb == 0))
@@ -137,14 +153,14 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	 */
 	fib = dp_fib_active_index();
 	tbl24 = dp_fib_tbl24[fib];
+	tbl24_at = (uintptr_t)tbl24;	/* without it, prefetches near 0: harmless, no test in the loop */
 	for (i = 0; i < nb; i++) {
 		if (i + 2 < nb)
 			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
 		hdr[i] = fast_candidate(objs[i]);
 		if (likely(hdr[i] != NULL)) {
 			dst[n] = rte_be_to_cpu_32(hdr[i]->dst_addr);
-			if (likely(tbl24 != NULL))
-				rte_prefetch0(&tbl24[dst[n] >> 8]);
+			rte_prefetch0((const void *)(tbl24_at + (dst[n] >> 8) * sizeof(*tbl24)));
 			n++;
 		}
 	}
@@ -155,7 +171,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	}
 	if (likely(n == nb)) {		/* all of them: the i-th answer is the i-th packet's */
 		for (i = 0; i < nb; i++)
-			nexts[i] = fast_forward(objs[i], hdr[i], rte_be_to_cpu_16(hdr[i]->total_length),
+			nexts[i] = fast_forward(objs[i], hdr[i], be16_to_cpu(hdr[i]->total_length),
 						dp_nh_get(nh_id[i]));
 	} else {
 		uint16_t k = 0;
@@ -164,7 +180,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 			nexts[i] = IP4_FAST_NEXT_SLOW;
 			if (hdr[i] != NULL) {
 				nexts[i] = fast_forward(objs[i], hdr[i],
-							rte_be_to_cpu_16(hdr[i]->total_length),
+							be16_to_cpu(hdr[i]->total_length),
 							dp_nh_get(nh_id[k]));
 				k++;
 			}

@@ -19,7 +19,7 @@ static inline rte_edge_t ip4_forward_one(struct rte_mbuf *m)
 
 	if (unlikely(ip->time_to_live <= 1))
 		return IP4_FORWARD_NEXT_ICMP_TIME_EXCEEDED;
-	if (unlikely(!dp_port_up[nh->port]))
+	if (unlikely(!dp_port_map.up[nh->port]))
 		return IP4_FORWARD_NEXT_DROP_PORT_DOWN;
 	if (unlikely(rte_be_to_cpu_16(ip->total_length) > nh->mtu)) {
 		/* DF set: the sender must learn the MTU; else the kernel fragments it. */

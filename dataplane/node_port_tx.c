@@ -23,7 +23,7 @@ static uint16_t port_tx_process(struct rte_graph *graph, struct rte_node *node, 
 	int tries = 4;
 
 	if (DP_TRACE_ACTIVE(graph))
-		dp_trace_end(graph->id, node->id, objs, nb, dp_port_index[ctx->port_id]);
+		dp_trace_end(graph->id, node->id, objs, nb, dp_port_map.index[ctx->port_id]);
 	while (sent < nb && tries-- > 0)
 		sent += rte_eth_tx_burst(ctx->port_id, ctx->queue,
 					 (struct rte_mbuf **)objs + sent, nb - sent);

@@ -38,7 +38,7 @@ static uint16_t punt_process(struct rte_graph *graph, struct rte_node *node, voi
 		dp_trace_end(graph->id, node->id, objs, nb, DP_TRACE_NOT_SENT);
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = objs[i];
-		uint16_t port = dp_port_index[m->port];
+		uint16_t port = dp_port_map.index[m->port];
 
 		if (!police(pw, port, now)) {
 			pw->policed[port]++;
@@ -50,7 +50,7 @@ static uint16_t punt_process(struct rte_graph *graph, struct rte_node *node, voi
 	}
 	sent = rte_ring_sp_enqueue_burst(pw->ring, (void **)keep, n, NULL);
 	for (i = sent; i < n; i++) {
-		pw->ring_full[dp_port_index[keep[i]->port]]++;
+		pw->ring_full[dp_port_map.index[keep[i]->port]]++;
 		rte_pktmbuf_free(keep[i]);
 	}
 	return nb;

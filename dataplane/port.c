@@ -165,9 +165,9 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 			 rte_strerror(-rc));
 		return rc;
 	}
-	dp_port_index[port_id] = dp.nb_ports;
-	dp_port_mac[dp.nb_ports].word = 0;
-	dp_port_mac[dp.nb_ports].addr = p->mac;
+	dp_port_map.index[port_id] = dp.nb_ports;
+	dp_port_map.mac[dp.nb_ports].word = 0;
+	dp_port_map.mac[dp.nb_ports].addr = p->mac;
 	dp.nb_ports++;
 	return 0;
 }
@@ -184,7 +184,7 @@ int dp_port_start(struct dp_port *p, char *err, size_t errlen)
 	rte_eth_allmulticast_enable(p->port_id);
 	p->started = true;
 	p->admin_up = true;
-	dp_port_up[p - dp.ports] = 1;
+	dp_port_map.up[p - dp.ports] = 1;
 	return 0;
 }
 

@@ -75,7 +75,7 @@ void dp_trace_rx(unsigned int worker, rte_node_t node, struct rte_mbuf **m, uint
 		const struct rte_ether_hdr *eth;
 
 		*slot(m[i]) = 0;
-		if (dp_trace.port != DP_TRACE_ANY_PORT && dp_port_index[m[i]->port] != dp_trace.port)
+		if (dp_trace.port != DP_TRACE_ANY_PORT && dp_port_map.index[m[i]->port] != dp_trace.port)
 			continue;
 		if (tw->n == DP_TRACE_PER_WORKER ||
 		    __atomic_sub_fetch(&dp_trace.left, 1, __ATOMIC_RELAXED) < 0)
@@ -86,7 +86,7 @@ void dp_trace_rx(unsigned int worker, rte_node_t node, struct rte_mbuf **m, uint
 		r->tsc = rte_rdtsc();
 		r->seq = __atomic_fetch_add(&dp_trace.seq, 1, __ATOMIC_RELAXED);
 		r->gen = dp_trace.gen;
-		r->port_in = dp_port_index[m[i]->port];
+		r->port_in = dp_port_map.index[m[i]->port];
 		r->len = rte_pktmbuf_pkt_len(m[i]);
 		r->port_out = DP_TRACE_NOT_SENT;
 		if (rte_pktmbuf_data_len(m[i]) >= sizeof(*eth)) {

@@ -67,7 +67,7 @@ int kni_init(const char *const *tap_names, const bool *persist, char *err, size_
 
 static void to_kernel(struct rte_mbuf *m)
 {
-	struct kni_port *k = &kports[dp_port_index[m->port]];
+	struct kni_port *k = &kports[dp_port_map.index[m->port]];
 	struct iovec iov[8];
 	struct rte_mbuf *s;
 	int n = 0;
