@@ -146,45 +146,46 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		return nb;
 	}
 	/*
-	 * Each destination's first-level FIB entry is prefetched as soon as its
-	 * header is checked, a whole vector before the lookup reads it: with a
-	 * full table those entries are spread over 64 MiB, and the lookup's own
-	 * prefetch, eight addresses ahead, comes too late for a cache miss.
+	 * Two passes before the lookup. The first reads each frame's destination
+	 * (0 in a frame too short to hold one; what a frame that then fails its
+	 * checks holds is looked up and ignored) and prefetches its first-level
+	 * FIB entry. Its loads of the headers do not depend on each other, so the
+	 * core overlaps their cache misses as it would prefetches. The second
+	 * checks the headers, in cache by then, which gives the entries a whole
+	 * pass to arrive: with a full table they are spread over 64 MiB. Against
+	 * prefetching each entry as its header passed the checks, the pipeline
+	 * benchmark took 0.89x the cycles with 1M routes, the same with 1k.
 	 */
 	fib = dp_fib_active_index();
 	tbl24 = dp_fib_tbl24[fib];
 	tbl24_at = (uintptr_t)tbl24;	/* without it, prefetches near 0: harmless, no test in the loop */
 	for (i = 0; i < nb; i++) {
-		if (i + 2 < nb)
-			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
+		struct rte_mbuf *m = objs[i];
+		rte_be32_t d = 0;
+
+		if (likely(m->data_len >= sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr)))
+			d = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *,
+						    sizeof(struct rte_ether_hdr))->dst_addr;
+		dst[i] = rte_be_to_cpu_32(d);
+		rte_prefetch0((const void *)(tbl24_at + (dst[i] >> 8) * sizeof(*tbl24)));
+	}
+	for (i = 0; i < nb; i++) {
 		hdr[i] = fast_candidate(objs[i]);
-		if (likely(hdr[i] != NULL)) {
-			dst[n] = rte_be_to_cpu_32(hdr[i]->dst_addr);
-			rte_prefetch0((const void *)(tbl24_at + (dst[n] >> 8) * sizeof(*tbl24)));
-			n++;
-		}
+		n += hdr[i] != NULL;
 	}
-	if (likely(tbl24 != NULL)) {
-		fib_lookup_tbl24(dp_fib_copies[fib], tbl24, dst, nh_id, n);
-	} else if (n > 0) {
-		rte_fib_lookup_bulk(dp_fib_copies[fib], dst, nh_id, n);
-	}
-	if (likely(n == nb)) {		/* all of them: the i-th answer is the i-th packet's */
+	if (likely(tbl24 != NULL))
+		fib_lookup_tbl24(dp_fib_copies[fib], tbl24, dst, nh_id, nb);
+	else
+		rte_fib_lookup_bulk(dp_fib_copies[fib], dst, nh_id, nb);
+	if (likely(n == nb)) {
 		for (i = 0; i < nb; i++)
 			nexts[i] = fast_forward(objs[i], hdr[i], be16_to_cpu(hdr[i]->total_length),
 						dp_nh_get(nh_id[i]));
 	} else {
-		uint16_t k = 0;
-
-		for (i = 0; i < nb; i++) {
-			nexts[i] = IP4_FAST_NEXT_SLOW;
-			if (hdr[i] != NULL) {
-				nexts[i] = fast_forward(objs[i], hdr[i],
-							be16_to_cpu(hdr[i]->total_length),
-							dp_nh_get(nh_id[k]));
-				k++;
-			}
-		}
+		for (i = 0; i < nb; i++)
+			nexts[i] = hdr[i] == NULL ? IP4_FAST_NEXT_SLOW :
+				   fast_forward(objs[i], hdr[i], be16_to_cpu(hdr[i]->total_length),
+						dp_nh_get(nh_id[i]));
 	}
 	for (i = 1; i < nb; i++)
 		odd |= nexts[i] ^ nexts[0];
