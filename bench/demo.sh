@@ -7,6 +7,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${TERN_BUILD:-$ROOT/build}
 DURATION=${DURATION:-5}
 H1=tern-demo-h1 H2=tern-demo-h2
+export TERND_ONE_CPU=${TERND_ONE_CPU:-1}	# all of ternd on its worker's CPU: lib.sh
 . "$ROOT/bench/lib.sh"
 bench_extra_cleanup() { ip netns del $H1 2>/dev/null; ip netns del $H2 2>/dev/null; }
 bench_begin demo

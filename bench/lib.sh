@@ -67,13 +67,23 @@ bench_cleanup() {
 	rm -rf "$DIR" /var/run/dpdk/tern-"$BENCH_NAME"-*
 }
 
+# With TERND_ONE_CPU=1, every thread of ternd runs on CPU 1, its worker's. Its control and
+# exception threads, which a production machine gives cores of their own, otherwise share
+# CPU 0 with the generator, and the tester pays for them: the exception thread alone wakes
+# about 900 times a second to poll the workers' punt rings. l3fwd and testpmd have no thread
+# besides the forwarding one that wakes on its own. EAL puts control threads on the CPUs no
+# lcore uses, else on the main lcore's: taskset leaves none, --lcores maps both lcores to 1.
+TERND_ONE_CPU=${TERND_ONE_CPU:-0}
+
 # Writes $DIR/ternd.conf: EAL memory arguments, the [port] sections read from standard input,
 # one worker on lcore 1 polling RX, a FIB of ROUTES.
 ternd_conf() {	# EAL_MEM RX ROUTES
+	local lcores=
+	[ "$TERND_ONE_CPU" = 1 ] && lcores="--lcores 0@1,1@1"
 	{
 		echo "[eal]"
 		# ternd's own notices (start-up times) stay; EAL weighs the last --log-level first
-		echo "args = $1 --file-prefix tern-$BENCH_NAME-dut --log-level=tern.*:notice --log-level=*:error"
+		echo "args = $1 $lcores --file-prefix tern-$BENCH_NAME-dut --log-level=tern.*:notice --log-level=*:error"
 		cat
 		echo "[worker 1]"
 		echo "rx = $2"
@@ -87,7 +97,9 @@ ternd_conf() {	# EAL_MEM RX ROUTES
 }
 
 ternd_start() {	# TERND_BIN: another ternd binary than $BUILD's
-	ip netns exec "$R" "${TERND_BIN:-$BUILD/ternd}" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
+	local pin=
+	[ "$TERND_ONE_CPU" = 1 ] && pin="taskset -c 1"
+	ip netns exec "$R" $pin "${TERND_BIN:-$BUILD/ternd}" -f "$DIR/ternd.conf" > "$DIR/ternd.log" 2>&1 &
 	pid=$!
 	wait_socket "$DIR/ternd.sock" "$pid" "$DIR/ternd.log"
 }

@@ -15,6 +15,7 @@ OUTDIR=${2:?usage: bench/rfc2544.sh BUILD OUTDIR [options]}
 shift 2
 [ $# -gt 0 ] || set -- --quick
 DUT=${DUT:-tern}
+export TERND_ONE_CPU=${TERND_ONE_CPU:-1}	# all of ternd on its worker's CPU: lib.sh
 . "$ROOT/bench/lib.sh"
 bench_begin "rfc2544-$DUT"
 hugepages_reserve 1024
