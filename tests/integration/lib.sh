@@ -28,7 +28,7 @@ tern_on_exit() {	# COMMAND
 }
 
 tern_test_cleanup() {
-	local rc=$? pid ns cmd
+	local rc=$? pid ns cmd mnt
 	for cmd in "${T_ON_EXIT[@]}"; do
 		eval "$cmd"
 	done
@@ -44,6 +44,10 @@ tern_test_cleanup() {
 		ip netns del "$ns" 2>/dev/null
 	done
 	rm -rf "/var/run/dpdk/$T_ID" 2>/dev/null
+	# EAL leaves its hugepage files (kept for secondary processes), and they keep their pages
+	for mnt in $(awk '$3 == "hugetlbfs" { print $2 }' /proc/mounts); do
+		rm -f "$mnt/${T_ID}"map_*
+	done
 	if [ $rc -ne 0 ] && [ -f "$T_DIR/ternd.log" ]; then
 		echo "--- ternd log:"; tail -n 30 "$T_DIR/ternd.log"
 	fi
