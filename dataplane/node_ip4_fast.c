@@ -177,7 +177,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		fib_lookup_tbl24(dp_fib_copies[fib], tbl24, dst, nh_id, nb);
 	else
 		rte_fib_lookup_bulk(dp_fib_copies[fib], dst, nh_id, nb);
-	if (likely(n == nb)) {
+	if (likely(n == nb)) {	/* the common case, without a test a packet: 4 instructions fewer */
 		for (i = 0; i < nb; i++)
 			nexts[i] = fast_forward(objs[i], hdr[i], be16_to_cpu(hdr[i]->total_length),
 						dp_nh_get(nh_id[i]));
