@@ -33,7 +33,9 @@
 #define SRC 0xc6120002u		/* 198.18.0.2, behind port 0 */
 #define FWD 0xc6130005u		/* 198.19.0.5: forwarded out of port 1 */
 #define MAX_OUT 64
-#define MAX_KINDS 48		/* a vector may hold RTE_GRAPH_BURST_SIZE (256) */
+#define MAX_KINDS 64
+#define NB_NEIGHBOURS 10	/* next hops that differ only in their MAC, one route each */
+#define NEIGHBOUR_NH 20		/* a vector may hold RTE_GRAPH_BURST_SIZE (256) */
 
 static struct pipeline p;
 
@@ -192,6 +194,7 @@ static void check_same(const char *name, const struct frame *f, bool fast)
 static void test_every_kind_of_frame_has_one_fate(void **state)
 {
 	struct frame f;
+	unsigned int i;
 
 	(void)state;
 	check_same("forwarded", (f = udp(FWD, 64, 18), &f), true);
@@ -260,6 +263,9 @@ static void test_every_kind_of_frame_has_one_fate(void **state)
 	check_same("over the MTU with DF", &f, false);
 	check_same("over the MTU without DF", (f = udp(0xc6130605, 64, 200), &f), false);
 	check_same("within the small MTU", (f = udp(0xc6130605, 64, 40), &f), true);
+	/* side by side in the mixed vector: a frame given its neighbour's next hop shows */
+	for (i = 0; i < NB_NEIGHBOURS; i++)
+		check_same("to a neighbour of its own", (f = udp(0xc6131005 + (i << 8), 64, 18), &f), true);
 }
 
 static int cmp_frame(const void *x, const void *y)
@@ -273,33 +279,50 @@ static int cmp_frame(const void *x, const void *y)
 	return memcmp(a->data, b->data, RTE_MIN(a->len, sizeof(a->data)));
 }
 
+/* The kinds in one vector, starting from kind first and wrapping around. */
+static void check_mixed_vector(unsigned int first)
+{
+	struct frame vec[MAX_KINDS];
+	struct outcome a, b;
+	unsigned int i, fast = 0;
+	char name[48];
+
+	for (i = 0; i < nb_kinds; i++) {
+		vec[i] = kinds[(first + i) % nb_kinds];
+		fast += kind_fast[i];
+	}
+	assert_true(fast > 2 && fast < nb_kinds);	/* it is mixed */
+	snprintf(name, sizeof(name), "mixed vector from kind %u", first);
+	run(vec, nb_kinds, false, &a);
+	run(vec, nb_kinds, true, &b);
+	qsort(a.sent, a.nb_sent, sizeof(a.sent[0]), cmp_frame);
+	qsort(b.sent, b.nb_sent, sizeof(b.sent[0]), cmp_frame);
+	qsort(a.punted, a.nb_punted, sizeof(a.punted[0]), cmp_frame);
+	qsort(b.punted, b.nb_punted, sizeof(b.punted[0]), cmp_frame);
+	same_frames("sent", name, a.sent, a.nb_sent, b.sent, b.nb_sent);
+	same_frames("punted", name, a.punted, a.nb_punted, b.punted, b.nb_punted);
+	if (memcmp(a.sinks, b.sinks, sizeof(a.sinks)) != 0)
+		fail_msg("%s: the drop/punt/icmp/tx counters differ between the paths", name);
+	assert_int_equal(a.eth_input, nb_kinds - fast);
+	assert_int_equal(b.eth_input, nb_kinds);
+}
+
 /*
  * All the kinds at once, in one vector, fast ones among slow ones: the fast
  * path must match each packet with its own lookup answer and send the rest on
  * untouched. The same frames and counts come out as on the long path; the
  * order of what is sent may differ (the fast path sends before the long one).
+ * ip4_fast checks a vector's first frames in a pass of their own and the rest
+ * as it forwards them: the vector is turned so that every kind takes each
+ * place.
  */
 static void test_a_mixed_vector_has_the_same_fates(void **state)
 {
-	struct outcome a, b;
-	unsigned int i, fast = 0;
+	unsigned int first;
 
 	(void)state;
-	for (i = 0; i < nb_kinds; i++)
-		fast += kind_fast[i];
-	assert_true(fast > 2 && fast < nb_kinds);	/* it is mixed */
-	run(kinds, nb_kinds, false, &a);
-	run(kinds, nb_kinds, true, &b);
-	qsort(a.sent, a.nb_sent, sizeof(a.sent[0]), cmp_frame);
-	qsort(b.sent, b.nb_sent, sizeof(b.sent[0]), cmp_frame);
-	qsort(a.punted, a.nb_punted, sizeof(a.punted[0]), cmp_frame);
-	qsort(b.punted, b.nb_punted, sizeof(b.punted[0]), cmp_frame);
-	same_frames("sent", "mixed vector", a.sent, a.nb_sent, b.sent, b.nb_sent);
-	same_frames("punted", "mixed vector", a.punted, a.nb_punted, b.punted, b.nb_punted);
-	if (memcmp(a.sinks, b.sinks, sizeof(a.sinks)) != 0)
-		fail_msg("mixed vector: the drop/punt/icmp/tx counters differ between the paths");
-	assert_int_equal(a.eth_input, nb_kinds - fast);
-	assert_int_equal(b.eth_input, nb_kinds);
+	for (first = 0; first < nb_kinds; first++)
+		check_mixed_vector(first);
 }
 
 /*
@@ -319,6 +342,7 @@ static void test_without_the_first_level_address_the_same_fates(void **state)
 int main(void)
 {
 	struct dp_nexthop nh;
+	unsigned int i;
 	char prefix[64];
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_kind_of_frame_has_one_fate),
@@ -340,5 +364,11 @@ int main(void)
 	nh.eth.dst_addr.addr_bytes[5] ^= 0x77;	/* another neighbour behind port 1 */
 	dp_nh_set(10, &nh, NULL);
 	dp_fib_add(0xc6130010, 28, 10);
+	for (i = 0; i < NB_NEIGHBOURS; i++) {	/* 198.19.16+i.0/24 to neighbour i, own MAC */
+		nh = *dp_nh_get(1);
+		nh.eth.dst_addr.addr_bytes[4] = 0x40 + i;
+		dp_nh_set(NEIGHBOUR_NH + i, &nh, NULL);
+		dp_fib_add(0xc6131000 + (i << 8), 24, NEIGHBOUR_NH + i);
+	}
 	return cmocka_run_group_tests_name("fastpath", tests, NULL, NULL);
 }
