@@ -377,6 +377,7 @@ static int parse_globals(struct parse *p)
 	static const char *const log_keys[] = { "syslog", NULL };
 	static const char *const nl_keys[] = { "rcvbuf", "tables", NULL };
 	static const char *const metrics_keys[] = { "listen", NULL };
+	static const char *const exc_keys[] = { "idle_sleep_max_ms", NULL };
 	unsigned long v;
 	const char *s;
 	int rc;
@@ -386,7 +387,8 @@ static int parse_globals(struct parse *p)
 	    (rc = check_keys(p, "mempool", mp_keys)) < 0 ||
 	    (rc = check_keys(p, "fib", fib_keys)) < 0 || (rc = check_keys(p, "log", log_keys)) < 0 ||
 	    (rc = check_keys(p, "netlink", nl_keys)) < 0 ||
-	    (rc = check_keys(p, "metrics", metrics_keys)) < 0)
+	    (rc = check_keys(p, "metrics", metrics_keys)) < 0 ||
+	    (rc = check_keys(p, "exception", exc_keys)) < 0)
 		return rc;
 	if ((rc = parse_metrics(p)) < 0)
 		return rc;
@@ -427,6 +429,10 @@ static int parse_globals(struct parse *p)
 	if ((rc = get_uint(p, "netlink", "rcvbuf", 4096, 1u << 30, &v)) < 0)
 		return rc;
 	p->cfg->netlink_rcvbuf = v;
+	v = 1;
+	if ((rc = get_uint(p, "exception", "idle_sleep_max_ms", 1, 100, &v)) < 0)
+		return rc;
+	p->cfg->exception_idle_ms = v;
 	if ((rc = parse_tables(p)) < 0)
 		return rc;
 	s = rte_cfgfile_get_entry(p->file, "log", "syslog");
@@ -534,8 +540,8 @@ static int parse_sections(struct parse *p)
 			continue;
 		if (strcmp(s, "eal") && strcmp(s, "api") && strcmp(s, "store") &&
 		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log") && strcmp(s, "netlink") &&
-		    strcmp(s, "metrics"))
-			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, api, store, log or metrics",
+		    strcmp(s, "metrics") && strcmp(s, "exception"))
+			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, exception, api, store, log or metrics",
 				  s);
 	}
 	for (i = 0; i < n && rc == 0; i++) {

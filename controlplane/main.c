@@ -193,7 +193,7 @@ static int dataplane_go(char *err, size_t errlen)
 {
 	int rc = dp_workers_start(err, errlen);
 
-	return rc < 0 ? rc : kni_start(err, errlen);
+	return rc < 0 ? rc : kni_start(cfg.exception_idle_ms, err, errlen);
 }
 
 /* Without a database ternd still routes; saving and the startup configuration are refused. */

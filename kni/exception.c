@@ -18,7 +18,7 @@
 #include "kni/tap.h"
 
 #define KNI_BURST 32
-#define KNI_IDLE_SPINS 64	/* empty polls before sleeping 1 ms at a time */
+#define KNI_IDLE_SPINS 64	/* empty polls before sleeping */
 
 struct kni_port {
 	int fd;
@@ -33,6 +33,7 @@ static int epfd = -1;
 static pthread_t thread;
 static bool running;
 static volatile bool quit;
+static int idle_sleep_max_ms = 1;
 
 const char *kni_tap_name(unsigned int port)
 {
@@ -128,29 +129,45 @@ static unsigned int from_kernel(unsigned int port)
 	return n;
 }
 
+/*
+ * Workers make no system call to say they punted something, so an idle
+ * service polls their rings between sleeps in epoll_wait on the TAPs: after
+ * KNI_IDLE_SPINS empty polls 1 ms, then twice as long after each empty round
+ * up to idle_sleep_max_ms ([exception] idle_sleep_max_ms, default 1). Anything
+ * from a TAP wakes it at once, and any work brings back the spinning. At 1 ms
+ * it wakes about 900 times a second and takes 3 % of a CPU; at 8 ms, 125 times
+ * and under 1 %, and a punted packet after a quiet spell waits up to 8 ms.
+ */
 static void *kni_main(void *arg)
 {
 	struct epoll_event evs[DP_MAX_PORTS];
 	unsigned int idle = 0;
+	int sleep_ms = 1;
 
 	(void)arg;
 	while (!quit) {
 		unsigned int work = drain_rings();
 		int n, i;
 
-		n = epoll_wait(epfd, evs, DP_MAX_PORTS, work || idle < KNI_IDLE_SPINS ? 0 : 1);
+		n = epoll_wait(epfd, evs, DP_MAX_PORTS, work || idle < KNI_IDLE_SPINS ? 0 : sleep_ms);
 		for (i = 0; i < n; i++)
 			work += from_kernel(evs[i].data.u32);
-		idle = work ? 0 : idle + 1;
+		if (work) {
+			idle = 0;
+			sleep_ms = 1;
+		} else if (++idle > KNI_IDLE_SPINS && sleep_ms < idle_sleep_max_ms) {
+			sleep_ms = RTE_MIN(2 * sleep_ms, idle_sleep_max_ms);
+		}
 	}
 	return NULL;
 }
 
-int kni_start(char *err, size_t errlen)
+int kni_start(unsigned int sleep_max_ms, char *err, size_t errlen)
 {
 	int rc;
 
 	quit = false;
+	idle_sleep_max_ms = sleep_max_ms ? (int)sleep_max_ms : 1;
 	rc = rte_ctrl_thread_create(&thread, "tern-exception", NULL, kni_main, NULL);
 	if (rc != 0) {
 		snprintf(err, errlen, "cannot start the exception service thread: %s", strerror(rc));

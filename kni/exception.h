@@ -21,7 +21,9 @@ struct kni_port_stats {
 /* Control thread, after ports are configured and before workers start. */
 /* persist[i]: port i's TAP outlives ternd (and is taken over again at the next start). */
 int kni_init(const char *const *tap_names, const bool *persist, char *err, size_t errlen);
-int kni_start(char *err, size_t errlen);
+/* idle_sleep_max_ms: how long, at most, the idle service sleeps between polls of the
+ * workers' punt rings (the latency a punted packet may wait after a quiet spell). */
+int kni_start(unsigned int idle_sleep_max_ms, char *err, size_t errlen);
 void kni_stop(void);
 /* Control thread, periodically: the port's link state becomes the TAP's carrier. (The
  * TAP's admin state and MTU reach the port through the netlink mirror.) */

@@ -93,6 +93,9 @@ static void test_config_good_file_loads(void **state)
 	assert_int_equal(cfg.tables[0], 100);
 	assert_int_equal(cfg.tables[1], 7);
 	assert_int_equal(cfg.tables[2], 253);
+	assert_int_equal(cfg.exception_idle_ms, 1);	/* the default: punts wait at most 1 ms */
+	assert_int_equal(load_with("[netlink]", "[exception]\nidle_sleep_max_ms = 8\n[netlink]"), 0);
+	assert_int_equal(cfg.exception_idle_ms, 8);
 }
 
 static void test_config_errors_name_section_key_and_expectation(void **state)
@@ -118,6 +121,8 @@ static void test_config_errors_name_section_key_and_expectation(void **state)
 	assert_error("tables = 100, 7 default", "tables = 254", "[netlink] tables = '254': 254 (main) is always mirrored; list only other tables");
 	assert_error("tables = 100, 7 default", "tables = 7 100 7", "[netlink] tables = '7 100 7': table 7 is listed twice");
 	assert_error("tables = 100, 7 default", "tables = 1 2 3 4 5 6 7 8 9", "[netlink] tables = '1 2 3 4 5 6 7 8 9': at most 8 tables");
+	assert_error("[netlink]", "[exception]\nidle_sleep_max_ms = 0\n[netlink]", "[exception] idle_sleep_max_ms = '0': expected an integer from 1 to 100");
+	assert_error("[netlink]", "[exception]\nidle_sleep = 8\n[netlink]", "[exception] unknown key 'idle_sleep'");
 }
 
 static void test_config_missing_file(void **state)
