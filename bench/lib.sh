@@ -79,6 +79,8 @@ bench_cleanup() {
 # about 900 times a second to poll the workers' punt rings. l3fwd and testpmd have no thread
 # besides the forwarding one that wakes on its own. EAL puts control threads on the CPUs no
 # lcore uses, else on the main lcore's: taskset leaves none, --lcores maps both lcores to 1.
+# There the exception thread's idle polls take the worker's CPU: they are spaced up to 8 ms
+# ([exception] idle_sleep_max_ms, as etc/ternd.conf advises where that CPU is a worker's).
 TERND_ONE_CPU=${TERND_ONE_CPU:-0}
 
 # Writes $DIR/ternd.conf: EAL memory arguments, the [port] sections read from standard input,
@@ -95,6 +97,7 @@ ternd_conf() {	# EAL_MEM RX ROUTES
 		echo "rx = $2"
 		echo "[fib]"
 		echo "routes = $3"
+		if [ "$TERND_ONE_CPU" = 1 ]; then printf '[exception]\nidle_sleep_max_ms = 8\n'; fi
 		echo "[api]"
 		echo "socket = $DIR/ternd.sock"
 		echo "[store]"
