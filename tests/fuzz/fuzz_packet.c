@@ -5,28 +5,56 @@
  * A destination MAC of 02:00:00:00:a0:00 is replaced with the port's own.
  * Each frame goes through twice: as it comes (ip4_fast takes what it can),
  * then traced (which sends it down the long path, and its record must end);
- * both must send and punt the same bytes and count the same sink nodes.
+ * both must send and punt the same bytes and count the same sink nodes. It
+ * goes in a vector as its first frame and again as its tenth, after eight
+ * plain forwarded ones: ip4_fast checks a vector's first eight headers in a
+ * pass of their own and the rest as it forwards them.
  */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <rte_graph.h>
 #include <rte_graph_worker.h>
+#include <rte_ip.h>
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
 #include "bench/pipeline.h"
+#include "dataplane/fib.h"
+#include "dataplane/nexthop.h"
 #include "dataplane/punt.h"
 #include "dataplane/trace.h"
 
+#define NB_PLAIN 8	/* forwarded frames between the two copies of the input */
+
 static struct pipeline p;
 static unsigned int baseline;
+static uint8_t plain[60];	/* UDP 198.18.0.2 -> 198.19.0.5, forwarded out of port 1 */
+
+static void plain_frame_build(void)
+{
+	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)plain;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+
+	eth->dst_addr = dp_port0_mac();
+	rte_ether_unformat_addr("02:00:00:00:b0:00", &eth->src_addr);
+	eth->ether_type = RTE_BE16(RTE_ETHER_TYPE_IPV4);
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = RTE_BE16(sizeof(plain) - sizeof(*eth));
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = RTE_BE32(0xc6120002);
+	ip->dst_addr = RTE_BE32(0xc6130005);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
+	struct dp_nexthop nh;
 	char prefix[64];
 
 	(void)argc;
@@ -35,6 +63,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (pipeline_init(&p, 65536, prefix, 1, NULL) < 0)
 		__builtin_trap();
 	pipeline_route_every_kind();
+	/* 198.19.16.0/24: a neighbour of its own behind port 1, which a plain frame given
+	 * this route's FIB entry instead of its own would reach */
+	nh = *dp_nh_get(1);
+	nh.eth.dst_addr.addr_bytes[5] ^= 0x5a;
+	if (dp_nh_set(20, &nh, NULL) < 0 || dp_fib_add(0xc6131000, 24, 20) < 0)
+		__builtin_trap();
+	plain_frame_build();
 	baseline = rte_mempool_avail_count(p.pool);
 	return 0;
 }
@@ -70,20 +105,39 @@ static uint64_t sinks(uint64_t h, uint64_t *objs, unsigned int cap)
 	return h;
 }
 
+/* The fast path sends before the long one: what was sent is compared in this order. */
+static int cmp_frame(const void *x, const void *y)
+{
+	const struct pipeline_frame *a = x, *b = y;
+
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(a->data, b->data, RTE_MIN(a->len, sizeof(a->data)));
+}
+
 /* One walk with the frame, traced or not: a digest of everything it did. */
 static uint64_t walk(const uint8_t *data, uint16_t len, bool traced)
 {
-	static struct pipeline_frame sent[16];
-	const uint8_t *frames[1] = { data };
+	static struct pipeline_frame sent[32];
+	const uint8_t *frames[NB_PLAIN + 2];
+	uint16_t lens[NB_PLAIN + 2];
 	uint64_t objs[256] = { 0 }, h = 0xcbf29ce484222325ull;
 	unsigned int nb_sent = 0, i;
 	void *m;
 
+	frames[0] = frames[NB_PLAIN + 1] = data;
+	lens[0] = lens[NB_PLAIN + 1] = len;
+	for (i = 1; i <= NB_PLAIN; i++) {
+		frames[i] = plain;
+		lens[i] = sizeof(plain);
+	}
 	sinks(0, objs, RTE_DIM(objs));
 	if (traced && dp_trace_arm(DP_TRACE_ANY_PORT, 1) < 0)
 		__builtin_trap();
 	pipeline_capture(sent, RTE_DIM(sent), &nb_sent);
-	pipeline_inject(frames, &len, 1);
+	pipeline_inject(frames, lens, RTE_DIM(frames));
 	pipeline_walk(&p);
 	pipeline_capture(NULL, 0, NULL);
 	if (traced) {
@@ -98,6 +152,9 @@ static uint64_t walk(const uint8_t *data, uint16_t len, bool traced)
 		h = fnv(h, rte_pktmbuf_mtod(mb, void *), rte_pktmbuf_data_len(mb));
 		rte_pktmbuf_free(mb);
 	}
+	if (nb_sent == RTE_DIM(sent))
+		__builtin_trap();	/* more sent than a vector of frames can make */
+	qsort(sent, nb_sent, sizeof(sent[0]), cmp_frame);
 	for (i = 0; i < nb_sent; i++)
 		h = fnv(h, &sent[i], sizeof(sent[i].port) + sizeof(sent[i].len) +
 			RTE_MIN(sent[i].len, sizeof(sent[i].data)));
