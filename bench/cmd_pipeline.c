@@ -120,6 +120,6 @@ int pipeline_cmd(int argc, char **argv)
 		printf("%s\n  %.2f %% of them forwarded out of dp1\n", workers > 1 ? ")" : "",
 		       100.0 * forwarded / (total ? total : 1));
 	}
-	rte_eal_cleanup();
+	pipeline_fini(prefix);
 	return 0;
 }

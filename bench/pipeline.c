@@ -1,10 +1,12 @@
 /* A ternd graph on null ports with an injector source: the pipeline measured or fuzzed alone. */
+#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <rte_eal.h>
 #include <rte_ethdev.h>
@@ -201,6 +203,25 @@ static bool use_hugepages;
 void pipeline_use_hugepages(bool on)
 {
 	use_hugepages = on;
+}
+
+void pipeline_fini(const char *file_prefix)
+{
+	const char *base;
+	struct dirent *e;
+	char dir[256];
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s", rte_eal_get_runtime_dir());
+	rte_eal_cleanup();
+	base = strrchr(dir, '/');
+	if (base == NULL || strcmp(base + 1, file_prefix) != 0 || (d = opendir(dir)) == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			unlinkat(dirfd(d), e->d_name, 0);
+	closedir(d);
+	rmdir(dir);
 }
 
 int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_prefix,
