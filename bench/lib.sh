@@ -55,11 +55,14 @@ bench_begin() {	# NAME
 	pid=
 	trap bench_cleanup EXIT
 	trap 'exit 130' INT TERM
+	# output into a pipe that closed (make run | head): end through the cleanup, not at once
+	trap 'exit 141' PIPE
 	ip netns del "$R" 2>/dev/null
 	ip netns add "$R" && ip -n "$R" link set lo up
 }
 
 bench_cleanup() {
+	trap '' PIPE
 	declare -F bench_extra_cleanup >/dev/null && bench_extra_cleanup
 	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
 	ip netns del "$R" 2>/dev/null
