@@ -3,18 +3,20 @@
 
 HP_OLD=
 # Reserves hugepages if it can; sets MEM_ARGS (ternd, l3fwd, testpmd) and BENCH_MEM (tern-bench).
-hugepages_reserve() {	# PAGES
-	local want=$1 hp
+hugepages_reserve() {	# PAGES: free ones, on top of what other processes hold
+	local want=$1 hp used free
 	MEM_ARGS="--no-huge -m 1024" BENCH_MEM="--no-huge -m 256"
 	hp=$(cat /proc/sys/vm/nr_hugepages 2>/dev/null || echo 0)
-	if [ "$hp" -lt "$want" ] && echo "$want" > /proc/sys/vm/nr_hugepages 2>/dev/null; then
+	used=$(awk '/^HugePages_Total/ { t = $2 } /^HugePages_Free/ { f = $2 } END { print t - f }' /proc/meminfo)
+	if [ "$hp" -lt $((want + used)) ] && echo $((want + used)) > /proc/sys/vm/nr_hugepages 2>/dev/null; then
 		HP_OLD=$hp
 		hp=$(cat /proc/sys/vm/nr_hugepages)
 	fi
+	free=$(awk '/^HugePages_Free/ { print $2 }' /proc/meminfo)
 	grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; } 2>/dev/null
-	if [ "$hp" -ge $((want / 2)) ] && grep -q hugetlbfs /proc/mounts; then
+	if [ "$free" -ge $((want / 2)) ] && grep -q hugetlbfs /proc/mounts; then
 		MEM_ARGS="--socket-mem 1024" BENCH_MEM="--socket-mem 256 --single-file-segments"
-		echo "hugepages: $hp x 2 MiB reserved"
+		echo "hugepages: $free of $hp x 2 MiB free$([ "$used" -gt 0 ] && echo " ($used held by other processes)")"
 	else
 		echo "hugepages: not available, running with --no-huge"
 	fi
