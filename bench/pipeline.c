@@ -278,6 +278,13 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 	if ((rc = set_nexthop(1, 1, PIPE_DST_MAC_OUT)) < 0 ||
 	    (rc = set_nexthop(2, 0, "02:00:00:00:b0:00")) < 0)
 		return rc;
+	for (i = 0; i < PIPE_UPSTREAMS; i++) {
+		char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+		snprintf(mac, sizeof(mac), "02:00:00:00:b1:%02x", i);
+		if ((rc = set_nexthop(PIPE_UPSTREAM_NH + i, 1, mac)) < 0)
+			return rc;
+	}
 	/* the sender's side, so that ICMP errors have somewhere to go */
 	dp_fib_add(0xc6120000, 24, 2);
 	prm.nb_node_patterns = RTE_DIM(patterns);
@@ -337,7 +344,11 @@ double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsign
 	unsigned int i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		ops[k++] = (struct dp_fib_op){ .prefix = prefixes[i], .depth = lens[i], .nh = 1 };
+		/* a hash of the prefix picks the upstream: the same prefix, the same one */
+		uint32_t up = (prefixes[i] * 2654435761u ^ lens[i]) >> 29;
+
+		ops[k++] = (struct dp_fib_op){ .prefix = prefixes[i], .depth = lens[i],
+					       .nh = PIPE_UPSTREAM_NH + up % PIPE_UPSTREAMS };
 		if (k == BATCH || i == n - 1) {
 			dp_fib_apply(ops, k);
 			k = 0;

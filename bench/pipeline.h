@@ -38,7 +38,11 @@ void pipeline_use_hugepages(bool on);
 /* Ends EAL and removes its runtime directory, which it leaves behind (a config file and
  * memory maps, 19 MB without hugepages) when it is the one of file_prefix. */
 void pipeline_fini(const char *file_prefix);
-/* Installs routes (host order) all forwarding out of port 1; returns seconds taken. */
+/* Installs routes (host order) all forwarding out of port 1, spread over PIPE_UPSTREAMS next
+ * hops (neighbours with MACs of their own) as a router's full table is over its upstreams and
+ * peers; returns seconds taken. */
+#define PIPE_UPSTREAMS 8
+#define PIPE_UPSTREAM_NH 16	/* their next hop ids: 16 .. 16 + PIPE_UPSTREAMS - 1 */
 double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n);
 /* Frames the injector will produce next walk: a copy of each of n frames. */
 void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n);

@@ -14,15 +14,23 @@ uint64_t routes_rand(uint64_t *s)
 	return *s * 0x2545f4914f6cdd1dull;
 }
 
-/* Share of each prefix length in per-mille, roughly as in a 2024 full IPv4 feed. */
+/*
+ * Share of each prefix length in 100 000 routes, as in a 2024 full IPv4 feed
+ * (about 950 000 routes: some 16 /8s, 1 400 /14s, 13 500 /16s, 120 000 /22s,
+ * 560 000 /24s), plus a tenth of a percent longer than /24, which a DFZ feed
+ * filters but a router's own table (customers, loopbacks) holds. Until session
+ * 7 this was per mille with 1 per mille of /8s: a 1M table held 966 of them,
+ * every address had a /8 above it, and rte_fib skips writing a prefix whose
+ * covering route has its next hop.
+ */
 static const struct {
 	uint8_t len;
-	uint16_t permille;
+	uint32_t per_100k;
 } shape[] = {
-	{ 24, 600 }, { 23, 70 }, { 22, 110 }, { 21, 50 }, { 20, 45 }, { 19, 30 }, { 18, 20 },
-	{ 17, 15 }, { 16, 30 }, { 15, 5 }, { 14, 5 }, { 13, 4 }, { 12, 3 }, { 11, 2 },
-	{ 10, 1 }, { 9, 1 }, { 8, 1 }, { 25, 2 }, { 26, 2 }, { 27, 1 }, { 28, 1 }, { 29, 1 },
-	{ 30, 1 }, { 32, 1 },
+	{ 24, 59000 }, { 23, 11100 }, { 22, 12600 }, { 21, 6100 }, { 20, 4400 }, { 19, 2600 },
+	{ 18, 1400 }, { 17, 840 }, { 16, 1420 }, { 15, 200 }, { 14, 120 }, { 13, 60 },
+	{ 12, 30 }, { 11, 10 }, { 10, 4 }, { 9, 1 }, { 8, 2 }, { 25, 30 }, { 26, 25 },
+	{ 27, 15 }, { 28, 13 }, { 29, 10 }, { 30, 10 }, { 32, 10 },
 };
 
 void routes_bgp_like(uint32_t *prefixes, uint8_t *lens, unsigned int n, uint64_t seed)
@@ -31,11 +39,11 @@ void routes_bgp_like(uint32_t *prefixes, uint8_t *lens, unsigned int n, uint64_t
 	unsigned int i, k;
 
 	for (i = 0; i < n; i++) {
-		unsigned int r = routes_rand(&s) % 1000, acc = 0;
+		unsigned int r = routes_rand(&s) % 100000, acc = 0;
 		uint32_t a;
 
 		for (k = 0; k < sizeof(shape) / sizeof(shape[0]) - 1; k++) {
-			acc += shape[k].permille;
+			acc += shape[k].per_100k;
 			if (r < acc)
 				break;
 		}
