@@ -155,6 +155,17 @@ static uint16_t sink_tx1(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 	return sink(1, pkts, nb);
 }
 
+int pipeline_frame_cmp(const void *x, const void *y)
+{
+	const struct pipeline_frame *a = x, *b = y;
+
+	if (a->port != b->port)
+		return a->port < b->port ? -1 : 1;
+	if (a->len != b->len)
+		return a->len < b->len ? -1 : 1;
+	return memcmp(a->data, b->data, RTE_MIN(a->len, sizeof(a->data)));
+}
+
 void pipeline_capture(struct pipeline_frame *buf, unsigned int cap, unsigned int *n)
 {
 	capture = buf;

@@ -70,6 +70,9 @@ struct pipeline_frame {
 	uint16_t len;
 	uint8_t data[256];
 };
+/* qsort order of captured frames: by port, length, then bytes (to compare runs whose sends
+ * came in different orders). */
+int pipeline_frame_cmp(const void *x, const void *y);
 /* Copies every frame sent into buf (at most cap; *n counts them); buf NULL stops. */
 void pipeline_capture(struct pipeline_frame *buf, unsigned int cap, unsigned int *n);
 /* Benchmarking: every walk injects a burst of copies of frame, to dsts in turn (n = 0 stops). */

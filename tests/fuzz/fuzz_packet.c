@@ -105,18 +105,6 @@ static uint64_t sinks(uint64_t h, uint64_t *objs, unsigned int cap)
 	return h;
 }
 
-/* The fast path sends before the long one: what was sent is compared in this order. */
-static int cmp_frame(const void *x, const void *y)
-{
-	const struct pipeline_frame *a = x, *b = y;
-
-	if (a->port != b->port)
-		return a->port < b->port ? -1 : 1;
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	return memcmp(a->data, b->data, RTE_MIN(a->len, sizeof(a->data)));
-}
-
 /* One walk with the frame, traced or not: a digest of everything it did. */
 static uint64_t walk(const uint8_t *data, uint16_t len, bool traced)
 {
@@ -154,7 +142,7 @@ static uint64_t walk(const uint8_t *data, uint16_t len, bool traced)
 	}
 	if (nb_sent == RTE_DIM(sent))
 		__builtin_trap();	/* more sent than a vector of frames can make */
-	qsort(sent, nb_sent, sizeof(sent[0]), cmp_frame);
+	qsort(sent, nb_sent, sizeof(sent[0]), pipeline_frame_cmp);	/* the fast path sends first */
 	for (i = 0; i < nb_sent; i++)
 		h = fnv(h, &sent[i], sizeof(sent[i].port) + sizeof(sent[i].len) +
 			RTE_MIN(sent[i].len, sizeof(sent[i].data)));

@@ -268,17 +268,6 @@ static void test_every_kind_of_frame_has_one_fate(void **state)
 		check_same("to a neighbour of its own", (f = udp(0xc6131005 + (i << 8), 64, 18), &f), true);
 }
 
-static int cmp_frame(const void *x, const void *y)
-{
-	const struct pipeline_frame *a = x, *b = y;
-
-	if (a->port != b->port)
-		return a->port < b->port ? -1 : 1;
-	if (a->len != b->len)
-		return a->len < b->len ? -1 : 1;
-	return memcmp(a->data, b->data, RTE_MIN(a->len, sizeof(a->data)));
-}
-
 /* The kinds in one vector, starting from kind first and wrapping around. */
 static void check_mixed_vector(unsigned int first)
 {
@@ -295,10 +284,10 @@ static void check_mixed_vector(unsigned int first)
 	snprintf(name, sizeof(name), "mixed vector from kind %u", first);
 	run(vec, nb_kinds, false, &a);
 	run(vec, nb_kinds, true, &b);
-	qsort(a.sent, a.nb_sent, sizeof(a.sent[0]), cmp_frame);
-	qsort(b.sent, b.nb_sent, sizeof(b.sent[0]), cmp_frame);
-	qsort(a.punted, a.nb_punted, sizeof(a.punted[0]), cmp_frame);
-	qsort(b.punted, b.nb_punted, sizeof(b.punted[0]), cmp_frame);
+	qsort(a.sent, a.nb_sent, sizeof(a.sent[0]), pipeline_frame_cmp);
+	qsort(b.sent, b.nb_sent, sizeof(b.sent[0]), pipeline_frame_cmp);
+	qsort(a.punted, a.nb_punted, sizeof(a.punted[0]), pipeline_frame_cmp);
+	qsort(b.punted, b.nb_punted, sizeof(b.punted[0]), pipeline_frame_cmp);
 	same_frames("sent", name, a.sent, a.nb_sent, b.sent, b.nb_sent);
 	same_frames("punted", name, a.punted, a.nb_punted, b.punted, b.nb_punted);
 	if (memcmp(a.sinks, b.sinks, sizeof(a.sinks)) != 0)
