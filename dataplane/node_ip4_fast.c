@@ -42,15 +42,6 @@ static inline uint16_t be16_to_cpu(rte_be16_t v)
 #endif
 }
 
-static inline uint32_t be32_to_cpu(rte_be32_t v)
-{
-#if RTE_BYTE_ORDER == RTE_LITTLE_ENDIAN
-	return __builtin_bswap32(v);
-#else
-	return v;
-#endif
-}
-
 /*
  * The frame's IPv4 header when the long path would take it as far as its FIB
  * lookup with nothing to note, else NULL: ip4_check's tests for the one
@@ -168,7 +159,7 @@ fast_frames(void **objs, uint16_t from, uint16_t to, struct rte_fib *fib,
 
 				id = e >> 1;
 				if (unlikely(e & 1))
-					id = fib_lookup_tbl8(fib, be32_to_cpu(ip->dst_addr));
+					id = fib_lookup_tbl8(fib, rte_be_to_cpu_32(ip->dst_addr));
 			} else {
 				id = nh_id[i];
 			}
