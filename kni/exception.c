@@ -155,7 +155,7 @@ static void *kni_main(void *arg)
 		if (work) {
 			idle = 0;
 			sleep_ms = 1;
-		} else if (++idle > KNI_IDLE_SPINS && sleep_ms < idle_sleep_max_ms) {
+		} else if (++idle > KNI_IDLE_SPINS) {
 			sleep_ms = RTE_MIN(2 * sleep_ms, idle_sleep_max_ms);
 		}
 	}
