@@ -22,6 +22,7 @@
 #include "controlplane/command.h"
 #include "controlplane/event_loop.h"
 #include "controlplane/log.h"
+#include "controlplane/netlink.h"
 
 extern char **environ;
 
@@ -210,10 +211,12 @@ static void client_handle(struct api_client *c, const struct tern_api_msg *m)
 	}
 	memcpy(line, m->payload, m->hdr.len);
 	line[m->hdr.len] = '\0';
-	if (m->hdr.type == TERN_API_COMPLETE)
+	if (m->hdr.type == TERN_API_COMPLETE) {
 		rc = cmd_complete(&c->session, line, &scratch);
-	else
+	} else {
+		netlink_drain();	/* answers see every change the kernel announced before */
 		rc = cmd_execute(&c->session, line, json, &scratch);
+	}
 	if (rc == CMD_ASYNC) {
 		job_watch(c);
 		return;

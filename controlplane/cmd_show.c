@@ -430,12 +430,13 @@ static int cmd_show_netlink(struct cmd_ctx *ctx)
 			  "\"routes\": %lu, \"neighbors\": %lu, \"malformed\": %lu, "
 			  "\"routes_skipped\": %lu, \"resyncs\": %lu, \"overflows\": %lu, "
 			  "\"swept\": %lu, \"batches\": %lu, \"max_batch\": %lu, "
+			  "\"batch_interval_us\": %u, \"batch_waits\": %lu, "
 			  "\"last_resync_s\": %.3f, \"rcvbuf\": %u, \"backlog_bytes\": %u, "
 			  "\"routes_refused\": %lu, \"neighbors_refused\": %lu, \"addresses_refused\": %lu}",
 			  s->messages, s->links, s->addrs, s->routes, s->neighs, s->malformed,
 			  s->routes_skipped, s->resyncs, s->overflows, s->swept, s->batches,
-			  s->max_batch, s->last_resync_s, s->rcvbuf, netlink_backlog(), s->routes_refused,
-			  s->neighs_refused, s->addrs_refused);
+			  s->max_batch, s->batch_interval_us, s->batch_waits, s->last_resync_s, s->rcvbuf,
+			  netlink_backlog(), s->routes_refused, s->neighs_refused, s->addrs_refused);
 		return 0;
 	}
 	ob_printf(ctx->out, "messages %lu: links %lu, addresses %lu, routes %lu, neighbours %lu\n",
@@ -446,8 +447,9 @@ static int cmd_show_netlink(struct cmd_ctx *ctx)
 		  s->routes_refused, s->neighs_refused, s->addrs_refused);
 	ob_printf(ctx->out, "resyncs %lu (overflows %lu, stale entries swept %lu, last took %.3f s)\n",
 		  s->resyncs, s->overflows, s->swept, s->last_resync_s);
-	ob_printf(ctx->out, "batches %lu (largest %lu messages); receive buffer %u bytes, %u unread\n",
-		  s->batches, s->max_batch, s->rcvbuf, netlink_backlog());
+	ob_printf(ctx->out, "batches %lu (largest %lu messages), at least %u us apart: %lu waited\n",
+		  s->batches, s->max_batch, s->batch_interval_us, s->batch_waits);
+	ob_printf(ctx->out, "receive buffer %u bytes, %u unread\n", s->rcvbuf, netlink_backlog());
 	return 0;
 }
 

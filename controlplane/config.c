@@ -375,7 +375,7 @@ static int parse_globals(struct parse *p)
 	static const char *const mp_keys[] = { "mbufs", "cache", NULL };
 	static const char *const fib_keys[] = { "routes", NULL };
 	static const char *const log_keys[] = { "syslog", NULL };
-	static const char *const nl_keys[] = { "rcvbuf", "tables", NULL };
+	static const char *const nl_keys[] = { "rcvbuf", "tables", "batch_interval_us", NULL };
 	static const char *const metrics_keys[] = { "listen", NULL };
 	static const char *const exc_keys[] = { "idle_sleep_max_ms", NULL };
 	unsigned long v;
@@ -429,6 +429,10 @@ static int parse_globals(struct parse *p)
 	if ((rc = get_uint(p, "netlink", "rcvbuf", 4096, 1u << 30, &v)) < 0)
 		return rc;
 	p->cfg->netlink_rcvbuf = v;
+	v = 1000;
+	if ((rc = get_uint(p, "netlink", "batch_interval_us", 0, 100000, &v)) < 0)
+		return rc;
+	p->cfg->netlink_batch_us = v;
 	v = 1;
 	if ((rc = get_uint(p, "exception", "idle_sleep_max_ms", 1, 100, &v)) < 0)
 		return rc;

@@ -54,6 +54,7 @@ struct tern_config {
 	unsigned int mbuf_cache;
 	unsigned int fib_routes;	/* FIB capacity */
 	unsigned int netlink_rcvbuf;	/* bytes */
+	unsigned int netlink_batch_us;	/* least time between two batches of kernel changes */
 	unsigned int exception_idle_ms;	/* an idle exception service's longest sleep between polls */
 	uint32_t tables[RIB_MAX_TABLES];	/* kernel tables mirrored besides local and main */
 	unsigned int nb_tables;

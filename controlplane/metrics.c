@@ -148,6 +148,9 @@ static void tables(struct outbuf *ob)
 	ob_printf(ob, "tern_fib_updates_total %lu\n", dp_fib_updates());
 	family(ob, "tern_netlink_messages", "counter", "Netlink messages from the kernel");
 	ob_printf(ob, "tern_netlink_messages_total %lu\n", ns->messages);
+	family(ob, "tern_netlink_batches", "counter",
+	       "Batches of kernel changes applied to the FIB, each after one grace period");
+	ob_printf(ob, "tern_netlink_batches_total %lu\n", ns->batches);
 	family(ob, "tern_netlink_malformed", "counter", "Netlink messages refused as malformed");
 	ob_printf(ob, "tern_netlink_malformed_total %lu\n", ns->malformed);
 	family(ob, "tern_netlink_refused", "counter", "Kernel entries not mirrored because a table was full");

@@ -7,6 +7,7 @@
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/timerfd.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,20 @@ static struct nl_stats stats;
 static unsigned int want_rcvbuf;
 static char *buf;
 
+/*
+ * Batches a stream of changes. Every batch that reaches the FIB costs a grace
+ * period (the control thread waits for each worker's next loop), and a router
+ * program that changes routes one request at a time would otherwise make one
+ * batch a message. So after a batch, the socket is left unread until
+ * batch_interval has passed since it was applied: what arrives meanwhile waits
+ * in the kernel and goes in as the next batch. A change after a quiet spell
+ * goes in at once; an API request applies whatever waits first.
+ */
+static uint64_t batch_interval_ns;
+static uint64_t last_batch_ns;
+static struct ev_handler batch_timer = { .fd = -1 };	/* timerfd: the end of the wait */
+static bool waiting;			/* the socket is out of the event loop until then */
+
 const struct nl_stats *netlink_stats(void)
 {
 	return &stats;
@@ -40,6 +55,14 @@ unsigned int netlink_backlog(void)
 	if (ev.fd >= 0 && ioctl(ev.fd, FIONREAD, &n) < 0)
 		n = 0;
 	return n;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
 static int apply_one(const struct nlmsghdr *nlh, void *data)
@@ -87,6 +110,12 @@ static int subscribe(char *err, size_t errlen)
 
 static void unsubscribe(void)
 {
+	struct itimerspec off = { 0 };
+
+	if (waiting) {
+		waiting = false;
+		timerfd_settime(batch_timer.fd, 0, &off, NULL);
+	}
 	if (ev_sock == NULL)
 		return;
 	ev_del(&ev);
@@ -142,14 +171,15 @@ int netlink_resync(void)
 	return rc;
 }
 
-/* Reads until the socket is empty, then applies the whole batch to the FIB at once. */
-void netlink_drain(void)
+/* Reads until the socket is empty, then applies the whole batch to the FIB at once; returns
+ * the messages read (0 after a resync). */
+static uint64_t drain_batch(void)
 {
 	uint64_t before = stats.messages, n;
 	bool resync = false;
 
 	if (ev_sock == NULL)
-		return;
+		return 0;
 	for (;;) {
 		struct sockaddr_nl from;
 		socklen_t flen = sizeof(from);
@@ -177,7 +207,7 @@ void netlink_drain(void)
 	}
 	if (resync) {
 		netlink_resync();
-		return;
+		return 0;
 	}
 	n = stats.messages - before;
 	if (n) {
@@ -185,17 +215,63 @@ void netlink_drain(void)
 		if (n > stats.max_batch)
 			stats.max_batch = n;
 		rib_commit();
+		last_batch_ns = now_ns();
 	}
+	return n;
+}
+
+void netlink_drain(void)
+{
+	drain_batch();
+}
+
+/* Leaves the socket out of the event loop until batch_interval after the last batch; false
+ * when that time has passed already. */
+static bool batch_wait(void)
+{
+	uint64_t until = last_batch_ns + batch_interval_ns;
+	struct itimerspec t = { .it_value = { .tv_sec = until / 1000000000u,
+					      .tv_nsec = until % 1000000000u } };
+	struct itimerspec off = { 0 };
+
+	if (batch_timer.fd < 0 || now_ns() >= until ||
+	    timerfd_settime(batch_timer.fd, TFD_TIMER_ABSTIME, &t, NULL) < 0)
+		return false;
+	if (!waiting && ev_mod(&ev, 0) < 0) {
+		timerfd_settime(batch_timer.fd, 0, &off, NULL);
+		return false;
+	}
+	waiting = true;
+	stats.batch_waits++;
+	return true;
 }
 
 static void on_events(struct ev_handler *h, uint32_t events)
 {
 	(void)h;
 	(void)events;
-	netlink_drain();
+	if (!batch_wait() && drain_batch() > 0)
+		batch_wait();
 }
 
-int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, size_t errlen)
+/* The wait is over: what came meanwhile is the next batch. While changes keep coming the
+ * socket stays out of the loop and the timer wakes this thread once a batch; when none came,
+ * the socket is watched again, and the next change goes in as soon as it arrives. */
+static void on_batch_due(struct ev_handler *h, uint32_t events)
+{
+	uint64_t expirations;
+
+	(void)events;
+	if (read(h->fd, &expirations, sizeof(expirations)) < 0 || !waiting)
+		return;
+	if (drain_batch() > 0 && batch_wait())
+		return;
+	waiting = false;
+	ev_mod(&ev, EPOLLIN);
+}
+
+int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned int helper_lcore,
+		  char *err, size_t errlen)
 {
 	uint64_t t0, dumped;	/* monotonic ms */
 	int rc, published;
@@ -204,6 +280,16 @@ int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, siz
 	if (buf == NULL)
 		return -ENOMEM;
 	want_rcvbuf = rcvbuf;
+	batch_interval_ns = (uint64_t)batch_interval_us * 1000;
+	stats.batch_interval_us = batch_interval_us;
+	if (batch_interval_us > 0) {
+		batch_timer.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		batch_timer.cb = on_batch_due;
+		if (batch_timer.fd < 0 || ev_add(&batch_timer, EPOLLIN) < 0) {
+			snprintf(err, errlen, "cannot set up the netlink batch timer: %s", strerror(errno));
+			return -errno;
+		}
+	}
 	rc = subscribe(err, errlen);
 	if (rc < 0)
 		return rc;
@@ -226,6 +312,11 @@ int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, siz
 void netlink_stop(void)
 {
 	unsubscribe();
+	if (batch_timer.fd >= 0) {
+		ev_del(&batch_timer);
+		close(batch_timer.fd);
+		batch_timer.fd = -1;
+	}
 	free(buf);
 	buf = NULL;
 }

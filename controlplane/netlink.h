@@ -25,15 +25,20 @@ struct nl_stats {
 	uint64_t swept;			/* stale entries removed by resyncs */
 	uint64_t batches;
 	uint64_t max_batch;
+	uint64_t batch_waits;		/* batches that waited for batch_interval_us */
+	unsigned int batch_interval_us;
 	double last_resync_s;
 	unsigned int rcvbuf;
 };
 
 /* Subscribes and loads the kernel's tables; helper_lcore (or RTE_MAX_LCORE) reads the route
- * dump ahead while this thread applies it. */
-int netlink_start(unsigned int rcvbuf, unsigned int helper_lcore, char *err, size_t errlen);
+ * dump ahead while this thread applies it. Later changes reach the FIB in batches at least
+ * batch_interval_us apart (0: each read of the socket is a batch). */
+int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned int helper_lcore,
+		  char *err, size_t errlen);
 void netlink_stop(void);
-/* Processes whatever the kernel has sent so far (after a config change, before replying). */
+/* Processes whatever the kernel has sent so far (after a config change, before replying to
+ * any request), whether or not the batch interval is over. */
 void netlink_drain(void);
 int netlink_resync(void);
 /* Dumps one kernel table on its own socket, calling cb for each message (netlink_dump.c). */

@@ -96,6 +96,9 @@ static void test_config_good_file_loads(void **state)
 	assert_int_equal(cfg.exception_idle_ms, 1);	/* the default: punts wait at most 1 ms */
 	assert_int_equal(load_with("[netlink]", "[exception]\nidle_sleep_max_ms = 8\n[netlink]"), 0);
 	assert_int_equal(cfg.exception_idle_ms, 8);
+	assert_int_equal(cfg.netlink_batch_us, 1000);	/* the default: batches 1 ms apart */
+	assert_int_equal(load_with("tables = 100, 7 default", "batch_interval_us = 0"), 0);
+	assert_int_equal(cfg.netlink_batch_us, 0);
 }
 
 static void test_config_errors_name_section_key_and_expectation(void **state)
@@ -123,6 +126,7 @@ static void test_config_errors_name_section_key_and_expectation(void **state)
 	assert_error("tables = 100, 7 default", "tables = 1 2 3 4 5 6 7 8 9", "[netlink] tables = '1 2 3 4 5 6 7 8 9': at most 8 tables");
 	assert_error("[netlink]", "[exception]\nidle_sleep_max_ms = 0\n[netlink]", "[exception] idle_sleep_max_ms = '0': expected an integer from 1 to 100");
 	assert_error("[netlink]", "[exception]\nidle_sleep = 8\n[netlink]", "[exception] unknown key 'idle_sleep'");
+	assert_error("tables = 100, 7 default", "batch_interval_us = 100001", "[netlink] batch_interval_us = '100001': expected an integer from 0 to 100000");
 }
 
 static void test_config_missing_file(void **state)
