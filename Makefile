@@ -114,7 +114,7 @@ bench: check-deps static-bench
 	@bench/mirror_scale.sh build/native
 	@bench/rfc2544_compare.sh build/native
 	@bench/flood.sh build/native
-	@bench/churn.sh build/native
+	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/churn.sh build/native
 
 static-bench: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/static build/static/tern-bench-static

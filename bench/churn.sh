@@ -2,16 +2,25 @@
 # Forwarding under route churn (issue: dataplane): transit at 80 % of the maximum rate while
 # the kernel adds and removes CHURN routes per second (prefixes that carry no traffic, so
 # every change still goes through the FIB's copy switch and grace period); loss, the churn
-# achieved, and the consistency check afterwards. ternd forwards on lcore 1 over memif;
-# tern-bench and the churn share lcore 0, as they must on a 2-core machine.
+# achieved, what it cost ternd's control thread, and the consistency check afterwards.
+# ternd forwards on CPU 1 over memif; tern-bench, the churn and ternd's control threads
+# share CPU 0, as they must on a 2-core machine (the churn is pinned there: left to the
+# scheduler, it took a quarter of the worker's CPU).
 #
-#   bench/churn.sh [BUILD]     env: DURATION (10), CHURN (10000 changes/s), SHARE (80 %)
+# The generator's memif rings have 4096 slots (GEN_RING_LOG2=12), a tester NIC's receive ring:
+# sharing its CPU, it is now and then descheduled for a millisecond or more, and with 1024
+# slots ternd's transmit ring towards it filled while ternd lost nothing.
+#
+#   bench/churn.sh [BUILD]     env: DURATION (10), CHURN (10000 changes/s), SHARE (80 %),
+#                              GEN_RING_LOG2 (12), GEN_BIN (BUILD's tern-bench)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 DURATION=${DURATION:-10}
 CHURN=${CHURN:-10000}
 SHARE=${SHARE:-80}
+GEN_RING_LOG2=${GEN_RING_LOG2:-12}
+GEN_BIN=${GEN_BIN:-$BUILD/tern-bench}
 . "$ROOT/bench/lib.sh"
 bench_extra_cleanup() { [ -n "${churn_pid:-}" ] && kill "$churn_pid" 2>/dev/null; }
 bench_begin churn
@@ -24,52 +33,50 @@ tern -c "configure terminal" -c "interface m0" -c "ip address 198.18.0.1/24" \
 	-c "ip route 198.19.0.0/16 198.18.1.2" -c "end" >/dev/null || { echo "churn: configuring ternd failed"; exit 1; }
 
 gen() {	# RATE -> JSON
-	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-churn-gen --log-level=*:error" \
-		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
+	"$GEN_BIN" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-churn-gen --log-level=*:error" \
+		--port "$(memif 0 client 02:00:00:00:b0:00),rsize=$GEN_RING_LOG2" \
+		--port "$(memif 1 client 02:00:00:00:b0:01),rsize=$GEN_RING_LOG2" \
 		--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$1" --rate "$2" --json
 }
 field() { /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
-updates() { tern --json -c "show ip route summary" | field '["fib_updates"]' 2>/dev/null || echo 0; }
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$pid/task/$pid/stat"; }	# the control thread
 
-max=$(gen 3 max | field '["rx_pps"]')
+max=$(gen 3 max | field '["rx_pps"]') || { echo "churn: the generator's flat-out trial failed"; exit 1; }
 rate=$(awk -v m="$max" -v s="$SHARE" 'BEGIN { printf "%d", m * s / 100 }')
 echo "flat out: $max pps; now $SHARE % of it ($rate pps) for $DURATION s with $CHURN route changes/s"
 
-# the churn: /24s in 100.64.0.0/10 added and removed in turn, paced, through one ip -batch
-/usr/bin/python3 - "$CHURN" $((DURATION + 4)) <<'PY' | ip -n "$R" -force -batch - 2>/dev/null &
-import sys, time
-rate, secs = float(sys.argv[1]), float(sys.argv[2])
-t0, n = time.monotonic(), 0
-while time.monotonic() - t0 < secs:
-    due = int((time.monotonic() - t0) * rate)
-    while n < due:
-        k = n // 2 % 16384
-        op = "add" if n % 2 == 0 else "del"
-        print(f"route {op} 100.{64 + k // 256}.{k % 256}.0/24 via 198.18.1.2", flush=False)
-        n += 1
-    sys.stdout.flush()
-    time.sleep(0.001)
-PY
+# the churn: /24s in 100.64.0.0/10 added and removed in turn, a millisecond's changes a message
+ip netns exec "$R" taskset -c 0 "$BUILD/tern-bench" churn --via 198.18.1.2 --within 100.64.0.0/10 \
+	--len 24 --rate "$CHURN" --seconds $((DURATION + 5)) --json > "$DIR/churn.json" &
 churn_pid=$!
 sleep 2	# the churn is under way before the trial
-u0=$(tern --json -c "show netlink" | field '["routes"]')
+nl0=$(tern --json -c "show netlink")
 tern -c "clear counters" >/dev/null
+c0=$(cpu_ticks) t0=$(date +%s.%N)
 out=$(gen "$DURATION" "$rate")
-u1=$(tern --json -c "show netlink" | field '["routes"]')
+c1=$(cpu_ticks) t1=$(date +%s.%N)
+nl1=$(tern --json -c "show netlink")
 ifs=$(tern --json -c "show interfaces")
 wait "$churn_pid" 2>/dev/null
 churn_pid=
 sleep 1
 diffs=$(tern --json -c "show ip fib consistency" | field '["differences"]')
-/usr/bin/python3 - "$out" "$u0" "$u1" "$diffs" "$CHURN" "$ifs" <<'PY'
+/usr/bin/python3 - "$out" "$nl0" "$nl1" "$diffs" "$CHURN" "$ifs" $((c1 - c0)) "$(getconf CLK_TCK)" "$t0" "$t1" "$(cat "$DIR/churn.json")" <<'PY'
 import json, sys
-r = json.loads(sys.argv[1]); u0, u1, diffs, want = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+r = json.loads(sys.argv[1]); n0, n1 = json.loads(sys.argv[2]), json.loads(sys.argv[3])
+diffs, want, ticks, hz = sys.argv[4], int(sys.argv[5]), int(sys.argv[7]), int(sys.argv[8])
 m0, m1 = json.loads(sys.argv[6])["interfaces"][:2]
-changes = (u1 - u0) / r["duration_s"]
+secs = float(sys.argv[10]) - float(sys.argv[9])	# the generator's run, with its start and exit
+changes = (n1["routes"] - n0["routes"]) / secs
+batches = (n1["batches"] - n0["batches"]) / secs
 print(f"transit: offered {r['tx_pps']:.0f} pps, forwarded {r['rx_pps']:.0f} pps, loss {r['loss_percent']:.4f} % "
       f"({r['tx_packets'] - min(r['rx_packets'], r['tx_packets'])} frames), latency p99 {r['latency_ns']['p99'] / 1e3:.1f} us")
 print(f"where: m0 received {m0['rx_packets']}, missed {m0['rx_missed']}; m1 sent {m1['tx_packets']}, "
       f"dropped at its full tx ring {m1['tx_drops']} (the generator not reading fast enough)")
-print(f"route changes mirrored during the trial: {changes:.0f}/s (asked {want}/s)")
+print(f"route changes mirrored during the trial: {changes:.0f}/s (asked {want}/s), in {batches:.0f} FIB batches/s "
+      f"(batch_interval_us {n1['batch_interval_us']}); ternd's control thread used {100 * ticks / hz / secs:.1f} % of a CPU")
+c = json.loads(sys.argv[11] or "{}")
+print(f"churn driver (tern-bench churn): {c.get('changes', 0)} changes at {c.get('rate', 0):.0f}/s, "
+      f"{c.get('errors', '?')} refused by the kernel, {c.get('cpu_percent', 0):.1f} % of a CPU with the kernel's work")
 print(f"consistency check afterwards: {diffs} difference(s)")
 PY

@@ -89,7 +89,8 @@ bench_cleanup() {
 TERND_ONE_CPU=${TERND_ONE_CPU:-0}
 
 # Writes $DIR/ternd.conf: EAL memory arguments, the [port] sections read from standard input,
-# one worker on lcore 1 polling RX, a FIB of ROUTES.
+# one worker on lcore 1 polling RX, a FIB of ROUTES, then TERND_CONF_EXTRA (more sections,
+# to try a setting: TERND_CONF_EXTRA=$'[netlink]\nbatch_interval_us = 0').
 ternd_conf() {	# EAL_MEM RX ROUTES
 	local lcores=
 	[ "$TERND_ONE_CPU" = 1 ] && lcores="--lcores 0@1,1@1"
@@ -107,6 +108,7 @@ ternd_conf() {	# EAL_MEM RX ROUTES
 		echo "socket = $DIR/ternd.sock"
 		echo "[store]"
 		echo "db = $DIR/tern.db"
+		if [ -n "${TERND_CONF_EXTRA:-}" ]; then echo "$TERND_CONF_EXTRA"; fi
 	} > "$DIR/ternd.conf"
 }
 

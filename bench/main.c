@@ -13,6 +13,7 @@
 #include <rte_mbuf.h>
 
 #include "api/tern_version.h"
+#include "bench/churn.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
 #include "bench/ports.h"
@@ -227,8 +228,10 @@ int main(int argc, char **argv)
 		return routes_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "rfc2544") == 0)
 		return rfc2544_cmd(argc - 1, argv + 1);
+	if (strcmp(argv[1], "churn") == 0)
+		return churn_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "gen") != 0) {
-		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, rfc2544, pipeline or routes\n", argv[1]);
+		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, rfc2544, pipeline, routes or churn\n", argv[1]);
 		return 2;
 	}
 	if (parse_args(argc - 1, argv + 1, &o) < 0)
