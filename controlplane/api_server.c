@@ -214,7 +214,7 @@ static void client_handle(struct api_client *c, const struct tern_api_msg *m)
 	if (m->hdr.type == TERN_API_COMPLETE) {
 		rc = cmd_complete(&c->session, line, &scratch);
 	} else {
-		netlink_drain();	/* answers see every change the kernel announced before */
+		netlink_catch_up();	/* no answer waits on the batch interval */
 		rc = cmd_execute(&c->session, line, json, &scratch);
 	}
 	if (rc == CMD_ASYNC) {

@@ -225,6 +225,12 @@ void netlink_drain(void)
 	drain_batch();
 }
 
+void netlink_catch_up(void)
+{
+	if (waiting)
+		drain_batch();
+}
+
 /* Leaves the socket out of the event loop until batch_interval after the last batch; false
  * when that time has passed already. */
 static bool batch_wait(void)

@@ -37,9 +37,11 @@ struct nl_stats {
 int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned int helper_lcore,
 		  char *err, size_t errlen);
 void netlink_stop(void);
-/* Processes whatever the kernel has sent so far (after a config change, before replying to
- * any request), whether or not the batch interval is over. */
+/* Processes whatever the kernel has sent so far (after a config change), whether or not the
+ * batch interval is over. */
 void netlink_drain(void);
+/* The same, if a batch is waiting for the interval: before an API request is answered. */
+void netlink_catch_up(void);
 int netlink_resync(void);
 /* Dumps one kernel table on its own socket, calling cb for each message (netlink_dump.c). */
 int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr *, void *),
