@@ -36,7 +36,8 @@ static char *buf;
  * batch a message. So after a batch, the socket is left unread until
  * batch_interval has passed since it was applied: what arrives meanwhile waits
  * in the kernel and goes in as the next batch. A change after a quiet spell
- * goes in at once; an API request applies whatever waits first.
+ * goes in at once. An API request applies what a wait holds back first, so the
+ * wait never makes an answer older than it would have been without it.
  */
 static uint64_t batch_interval_ns;
 static uint64_t last_batch_ns;
@@ -291,9 +292,10 @@ int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned 
 	if (batch_interval_us > 0) {
 		batch_timer.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
 		batch_timer.cb = on_batch_due;
-		if (batch_timer.fd < 0 || ev_add(&batch_timer, EPOLLIN) < 0) {
-			snprintf(err, errlen, "cannot set up the netlink batch timer: %s", strerror(errno));
-			return -errno;
+		if (batch_timer.fd < 0 || (rc = ev_add(&batch_timer, EPOLLIN)) < 0) {
+			rc = batch_timer.fd < 0 ? -errno : rc;
+			snprintf(err, errlen, "cannot set up the netlink batch timer: %s", strerror(-rc));
+			return rc;
 		}
 	}
 	rc = subscribe(err, errlen);
