@@ -53,7 +53,7 @@ sleep 2	# the churn is under way before the trial
 nl0=$(tern --json -c "show netlink")
 tern -c "clear counters" >/dev/null
 c0=$(cpu_ticks) t0=$(date +%s.%N)
-out=$(gen "$DURATION" "$rate")
+out=$(gen "$DURATION" "$rate" 2>"$DIR/gen.err")
 c1=$(cpu_ticks) t1=$(date +%s.%N)
 nl1=$(tern --json -c "show netlink")
 ifs=$(tern --json -c "show interfaces")
@@ -61,7 +61,7 @@ wait "$churn_pid" 2>/dev/null
 churn_pid=
 sleep 1
 diffs=$(tern --json -c "show ip fib consistency" | field '["differences"]')
-/usr/bin/python3 - "$out" "$nl0" "$nl1" "$diffs" "$CHURN" "$ifs" $((c1 - c0)) "$(getconf CLK_TCK)" "$t0" "$t1" "$(cat "$DIR/churn.json")" <<'PY'
+/usr/bin/python3 - "$out" "$nl0" "$nl1" "$diffs" "$CHURN" "$ifs" $((c1 - c0)) "$(getconf CLK_TCK)" "$t0" "$t1" "$(cat "$DIR/churn.json")" <<'PY' || { echo "churn: no result from the trial: '$out' $(cat "$DIR/gen.err")"; exit 1; }
 import json, sys
 r = json.loads(sys.argv[1]); n0, n1 = json.loads(sys.argv[2]), json.loads(sys.argv[3])
 diffs, want, ticks, hz = sys.argv[4], int(sys.argv[5]), int(sys.argv[7]), int(sys.argv[8])
