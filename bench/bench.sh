@@ -1,7 +1,7 @@
 #!/bin/bash
 # make bench: ternd against DPDK's l3fwd (LPM) and testpmd (io) in the same memif harness.
-# One core forwards (lcore 1), tern-bench generates on the other (lcore 0); runs alternate,
-# ROUNDS rounds, medians reported and written to $OUT/results.json (results-1m.json with
+# One core forwards (lcore 1), tern-bench generates on the other (lcore 0); runs alternate in
+# an order rotated each round, ROUNDS rounds, medians (and round-by-round ratios) reported and written to $OUT/results.json (results-1m.json with
 # TABLE=1m: both routers then also hold a 1M-route BGP-shaped table, tern-bench routes; ternd
 # learns it from its kernel, l3fwd from its rule file with its LPM limits raised).
 # TERN_B=/path/to/ternd adds a fourth contender, "tern-b", in the same rounds: an A/B of two
@@ -100,10 +100,13 @@ run_testpmd() {
 	kill -INT $pid; wait $pid; pid=
 }
 
-DUTS="tern${TERN_B:+ tern-b} l3fwd testpmd"
+# Each round starts one contender later, so none always runs first (or last);
+# the ratio of two contenders is also taken round by round, from runs minutes apart at most.
+DUTS=(tern ${TERN_B:+tern-b} l3fwd testpmd)
 declare -A res
 for r in $(seq "$ROUNDS"); do
-	for dut in $DUTS; do
+	for k in $(seq 0 $((${#DUTS[@]} - 1))); do
+		dut=${DUTS[$(((r - 1 + k) % ${#DUTS[@]}))]}
 		rm -f "$DIR"/memif*.sock
 		out=$(run_$dut)
 		res[$dut]="${res[$dut]:-} ${out%% *}"
@@ -117,13 +120,15 @@ import json, statistics, sys, platform, subprocess
 out, size, flows, dur, rounds, routes = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 runs = {k: [int(x) for x in v.split()] for k, v in zip(("tern", "l3fwd", "testpmd", "tern-b"), sys.argv[7:11]) if v.strip()}
 med = {k: statistics.median(v) for k, v in runs.items()}
+paired = lambda a, b: statistics.median(x / y for x, y in zip(runs[a], runs[b]))
 best = {k: max(v) for k, v in runs.items()}
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?")
 res = {"frame_size": size, "flows": flows, "duration_s": dur, "rounds": rounds, "routes": routes,
        "cpu": cpu, "runs_pps": runs, "median_pps": med,
        "tern_vs_l3fwd": med["tern"] / med["l3fwd"], "tern_vs_testpmd": med["tern"] / med["testpmd"],
        "best_pps": best, "tern_vs_l3fwd_best": best["tern"] / best["l3fwd"],
-       "tern_vs_testpmd_best": best["tern"] / best["testpmd"]}
+       "tern_vs_testpmd_best": best["tern"] / best["testpmd"],
+       "tern_vs_l3fwd_paired": paired("tern", "l3fwd"), "tern_vs_testpmd_paired": paired("tern", "testpmd")}
 if "tern-b" in med:
     res["tern_b_vs_l3fwd"] = med["tern-b"] / med["l3fwd"]
     res["tern_b_vs_l3fwd_best"] = best["tern-b"] / best["l3fwd"]
@@ -137,6 +142,8 @@ print(f"  tern / testpmd-io = {res['tern_vs_testpmd']:.3f}")
 # each is the one least disturbed, so its ratio is printed too, labelled as such.
 print(f"  best runs: tern / l3fwd-lpm = {res['tern_vs_l3fwd_best']:.3f}, "
       f"tern / testpmd-io = {res['tern_vs_testpmd_best']:.3f}")
+print(f"  round by round (median of each round's ratio): tern / l3fwd-lpm = {res['tern_vs_l3fwd_paired']:.3f}, "
+      f"tern / testpmd-io = {res['tern_vs_testpmd_paired']:.3f}")
 if "tern-b" in med:
     print(f"  tern-b / l3fwd-lpm = {res['tern_b_vs_l3fwd']:.3f} (best runs: {res['tern_b_vs_l3fwd_best']:.3f})")
 print(f"results: {out}")
