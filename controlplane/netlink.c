@@ -253,11 +253,14 @@ static bool batch_wait(void)
 	return true;
 }
 
+/* A wait leaves the socket with no events asked, but epoll still reports an error (the kernel
+ * overran the buffer: ENOBUFS), which the read that starts the resync clears. */
 static void on_events(struct ev_handler *h, uint32_t events)
 {
 	(void)h;
-	(void)events;
-	if (!batch_wait() && drain_batch() > 0)
+	if (!(events & EPOLLERR) && batch_wait())
+		return;
+	if (drain_batch() > 0)
 		batch_wait();
 }
 
