@@ -90,17 +90,21 @@ static double cpu_s(void)
 /* Reads the kernel's answers so far (errors only: nothing asked for more). */
 static void read_errors(int fd, struct churn_result *r)
 {
-	char buf[8192];
+	char buf[8192] __attribute__((aligned(4)));
 	ssize_t len;
 
 	while ((len = recv(fd, buf, sizeof(buf), MSG_DONTWAIT)) > 0) {
-		struct nlmsghdr *nh;
-		int left = (int)len;
+		size_t off = 0;
 
-		for (nh = (struct nlmsghdr *)buf; NLMSG_OK(nh, left); nh = NLMSG_NEXT(nh, left)) {
+		while (off + sizeof(struct nlmsghdr) <= (size_t)len) {
+			const struct nlmsghdr *nh = (const struct nlmsghdr *)(buf + off);
 			const struct nlmsgerr *e = NLMSG_DATA(nh);
 
-			if (nh->nlmsg_type != NLMSG_ERROR || e->error == 0)
+			if (nh->nlmsg_len < sizeof(*nh) || nh->nlmsg_len > (size_t)len - off)
+				break;
+			off += NLMSG_ALIGN(nh->nlmsg_len);
+			if (nh->nlmsg_type != NLMSG_ERROR || nh->nlmsg_len < NLMSG_LENGTH(sizeof(*e)) ||
+			    e->error == 0)
 				continue;
 			r->errors++;
 			if (r->first_error == 0)
