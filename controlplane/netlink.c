@@ -109,13 +109,18 @@ static int subscribe(char *err, size_t errlen)
 	return ev_add(&ev, EPOLLIN);
 }
 
-static void unsubscribe(void)
+static void batch_timer_stop(void)
 {
 	struct itimerspec off = { 0 };
 
+	timerfd_settime(batch_timer.fd, 0, &off, NULL);
+}
+
+static void unsubscribe(void)
+{
 	if (waiting) {
 		waiting = false;
-		timerfd_settime(batch_timer.fd, 0, &off, NULL);
+		batch_timer_stop();
 	}
 	if (ev_sock == NULL)
 		return;
@@ -239,13 +244,12 @@ static bool batch_wait(void)
 	uint64_t until = last_batch_ns + batch_interval_ns;
 	struct itimerspec t = { .it_value = { .tv_sec = until / 1000000000u,
 					      .tv_nsec = until % 1000000000u } };
-	struct itimerspec off = { 0 };
 
 	if (batch_timer.fd < 0 || now_ns() >= until ||
 	    timerfd_settime(batch_timer.fd, TFD_TIMER_ABSTIME, &t, NULL) < 0)
 		return false;
 	if (!waiting && ev_mod(&ev, 0) < 0) {
-		timerfd_settime(batch_timer.fd, 0, &off, NULL);
+		batch_timer_stop();
 		return false;
 	}
 	waiting = true;
