@@ -183,7 +183,16 @@ two_hosts() {	# [extra config lines]
 	wait_for "both ports' links are up" links_up
 }
 
-links_up() { [ "$(tern_cli --json -c "show interfaces" | json_field '",".join(i["link"] for i in j["interfaces"])')" = "up,up" ]; }
+# Moving a port's TAP into its host takes the link down until link_lamp_add puts a
+# veth in its place. If ternd's tick saw that, it also took the carrier of the port's
+# kernel interface (dp0, dp1) down, and raises it again only at its next tick: until
+# then the kernel sends nothing out of it. Both ports' links must be up, and so must
+# both kernel interfaces' carriers.
+links_up() {
+	[ "$(tern_cli --json -c "show interfaces" | json_field '",".join(i["link"] for i in j["interfaces"])')" = "up,up" ] &&
+		carrier_up dp0 && carrier_up dp1
+}
+carrier_up() { ip -n "$R" link show "$1" | grep -q 'LOWER_UP'; }
 
 # Retries a check for up to WAIT_S seconds (10; the mirror and carrier follow within a tick,
 # a BGP session takes a few seconds).

@@ -16,9 +16,8 @@ thread_switches() {	# the exception service thread's context switches so far
 	echo missing
 }
 
-# First h1 resolves the router's MAC, and the ports settle: moving a TAP into its host shows
-# ternd a link down and up again, which a link check can pass before ternd has seen it, and
-# an ARP answer lost in between is asked again only after a second (a CI run saw 1027 ms).
+# First h1 resolves the router's MAC, so the timed pings measure the exception path and not
+# an ARP exchange (an ARP answer lost is asked again only after a second).
 router_answers() { ip netns exec "$H1" ping -c 1 -W 1 198.18.0.1 >/dev/null; }
 wait_for "h1 reaches the router" router_answers
 out=$(ip netns exec "$H1" ping -c 5 -i 0.3 -W 1 198.18.0.1)
