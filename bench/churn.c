@@ -22,6 +22,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 
+#include "bench/args.h"
 #include "bench/churn.h"
 
 #define CHURN_BATCH_MAX 512	/* changes in one sendmsg, when the pacing falls behind */
@@ -170,27 +171,6 @@ int churn_run(const struct churn_params *p, struct churn_result *r)
 	return 0;
 }
 
-static int parse_prefix(const char *s, uint32_t *base, uint8_t *len)
-{
-	char ip[INET_ADDRSTRLEN], *end;
-	const char *slash = strchr(s, '/');
-	struct in_addr a;
-	unsigned long l;
-
-	if (slash == NULL || (size_t)(slash - s) >= sizeof(ip))
-		return -EINVAL;
-	memcpy(ip, s, slash - s);
-	ip[slash - s] = '\0';
-	l = strtoul(slash + 1, &end, 10);
-	if (inet_pton(AF_INET, ip, &a) != 1 || *end != '\0' || slash[1] == '\0' || l > 32)
-		return -EINVAL;
-	*base = ntohl(a.s_addr);
-	*len = (uint8_t)l;
-	if (l < 32 && (*base & (0xffffffffu >> l)) != 0)
-		return -EINVAL;
-	return 0;
-}
-
 static int usage(void)
 {
 	fprintf(stderr,
@@ -216,36 +196,32 @@ int churn_cmd(int argc, char **argv)
 				  .seconds = 10 };
 	struct churn_result r;
 	bool json = false, have_via = false;
-	struct in_addr a;
-	char *end;
+	unsigned long n;
 	int c, rc;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v':
-			if (inet_pton(AF_INET, optarg, &a) != 1)
+			if (arg_ipv4(optarg, &p.via) < 0)
 				return fprintf(stderr, "tern-bench churn: --via '%s' is not an IPv4 address\n", optarg), 2;
-			p.via = ntohl(a.s_addr);
 			have_via = true;
 			break;
 		case 'w':
-			if (parse_prefix(optarg, &p.base, &p.base_len) < 0)
+			if (arg_prefix(optarg, &p.base, &p.base_len) < 0)
 				return fprintf(stderr, "tern-bench churn: --within '%s' is not a prefix A.B.C.D/L with no host bits\n", optarg), 2;
 			break;
 		case 'l':
-			p.len = (uint8_t)strtoul(optarg, &end, 10);
-			if (*end != '\0' || strtoul(optarg, NULL, 10) > 32)
+			if (arg_count(optarg, 0, 32, &n) < 0)
 				return fprintf(stderr, "tern-bench churn: --len '%s' is not a prefix length (0 to 32)\n", optarg), 2;
+			p.len = (uint8_t)n;
 			break;
 		case 'r':
-			p.rate = strtod(optarg, &end);
-			if (*end != '\0' || !(p.rate > 0 && p.rate <= 1e7))
+			if (arg_number(optarg, 1, 1e7, &p.rate) < 0)
 				return fprintf(stderr, "tern-bench churn: --rate '%s' is not a rate from 1 to 10000000 a second\n", optarg), 2;
 			break;
 		case 's':
-			p.seconds = strtod(optarg, &end);
-			if (*end != '\0' || !(p.seconds > 0 && p.seconds <= 86400))
-				return fprintf(stderr, "tern-bench churn: --seconds '%s' is not a duration from 0 to 86400\n", optarg), 2;
+			if (arg_number(optarg, 0.001, 86400, &p.seconds) < 0)
+				return fprintf(stderr, "tern-bench churn: --seconds '%s' is not a duration above 0, up to 86400\n", optarg), 2;
 			break;
 		case 'j':
 			json = true;

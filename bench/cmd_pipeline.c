@@ -9,6 +9,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 
+#include "bench/args.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
 #include "bench/pipeline.h"
@@ -26,6 +27,7 @@ int pipeline_cmd(int argc, char **argv)
 		{ 0 },
 	};
 	unsigned int routes = 1000, flows = 65536, workers = 1, i;
+	unsigned long n;
 	bool huge = false;
 	double seconds = 3, insert_s, run_s, mpps;
 	uint64_t state = 42, cycles, packets, forwarded, injected[PIPE_MAX_WORKERS], total = 0;
@@ -42,11 +44,27 @@ int pipeline_cmd(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'r': routes = strtoul(optarg, NULL, 10); break;
-		case 'f': flows = strtoul(optarg, NULL, 10); break;
-		case 's': seconds = strtod(optarg, NULL); break;
+		case 'r':
+			if (arg_count(optarg, 1, ROUTES_MAX, &n) < 0)
+				return fprintf(stderr, "tern-bench pipeline: --routes '%s': expected 1 to %u\n", optarg,
+					       ROUTES_MAX), 2;
+			routes = n;
+			break;
+		case 'f':
+			if (arg_count(optarg, 1, 1u << 24, &n) < 0)
+				return fprintf(stderr, "tern-bench pipeline: --flows '%s': expected 1 to 16777216\n", optarg), 2;
+			flows = n;
+			break;
+		case 's':
+			if (arg_number(optarg, 0.001, 86400, &seconds) < 0)
+				return fprintf(stderr, "tern-bench pipeline: --seconds '%s': expected above 0, up to 86400\n", optarg), 2;
+			break;
 		case 'j': json = true; break;
-		case 'w': workers = strtoul(optarg, NULL, 10); break;
+		case 'w':
+			if (arg_count(optarg, 1, PIPE_MAX_WORKERS, &n) < 0)
+				return fprintf(stderr, "tern-bench pipeline: --workers '%s': expected 1 to %d\n", optarg, PIPE_MAX_WORKERS), 2;
+			workers = n;
+			break;
 		case 'c': cpus = optarg; break;
 		case 'T': trace = true; break;
 		case 'H': huge = true; break;
@@ -55,12 +73,6 @@ int pipeline_cmd(int argc, char **argv)
 				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--json]\n");
 			return 2;
 		}
-	}
-	if (routes < 1 || routes > (1u << 24) || flows < 1 || seconds <= 0 || workers < 1 ||
-	    workers > PIPE_MAX_WORKERS) {
-		fprintf(stderr, "tern-bench pipeline: routes 1..16M, flows >= 1, seconds > 0, workers 1..%d\n",
-			PIPE_MAX_WORKERS);
-		return 2;
 	}
 	if (workers > 1 && !cpus && sysconf(_SC_NPROCESSORS_ONLN) < workers) {
 		fprintf(stderr, "tern-bench pipeline: %u workers need %u CPUs; this machine has %ld\n",

@@ -13,12 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_version.h>
 
 #include "api/tern_version.h"
+#include "bench/args.h"
 #include "bench/cmd_rfc2544.h"
 #include "bench/gen.h"
 #include "bench/ports.h"
@@ -238,8 +238,6 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 	const char *sizes = NULL, *tests = NULL;
 	double trial = 0, lat = 0, res = 0, rec = 0, line = -1;
 	unsigned int max_trials = 0, b2b = 0;
-	struct in_addr a;
-	char *end;
 
 	/* the profile first: explicit options then override it */
 	for (i = 1; i < argc; i++)
@@ -268,15 +266,14 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 		case 'g':
 			if (nb_goals == RFC_MAX_GOALS)
 				return fprintf(stderr, "tern-bench rfc2544: at most %d loss goals\n", RFC_MAX_GOALS), -EINVAL;
-			goals[nb_goals] = strtod(optarg, &end);
-			if (*end || goals[nb_goals] < 0 || goals[nb_goals] >= 100)
+			if (arg_number(optarg, 0, 100, &goals[nb_goals]) < 0 || goals[nb_goals] == 100)
 				return fprintf(stderr, "tern-bench rfc2544: --loss-goal '%s': expected a percentage from 0 to below 100\n", optarg), -EINVAL;
 			nb_goals++;
 			break;
 		case 't': case 'l': case 'r': case 'R': case 'L': case 'w': {
-			double x = strtod(optarg, &end);
+			double x;
 
-			if (end == optarg || *end || x < 0 || (x == 0 && c0 != 'L' && c0 != 'w') || x > 86400)
+			if (arg_number(optarg, 0, 86400, &x) < 0 || (x == 0 && c0 != 'L' && c0 != 'w'))
 				return fprintf(stderr, "tern-bench rfc2544: '%s' is not a valid value for --%s\n",
 					       optarg, c0 == 't' ? "trial" : c0 == 'l' ? "latency-trial" :
 					       c0 == 'r' ? "resolution" : c0 == 'R' ? "recovery" :
@@ -286,9 +283,9 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 			break;
 		}
 		case 'n': case 'b': case 'f': case 'Q': {
-			unsigned long x = strtoul(optarg, &end, 10);
+			unsigned long x;
 
-			if (*end || x < 1 || (c0 == 'f' && x > GEN_MAX_FLOWS) || (c0 == 'Q' && x > 16) || x > 100000)
+			if (arg_count(optarg, 1, c0 == 'f' ? GEN_MAX_FLOWS : c0 == 'Q' ? 16 : 100000, &x) < 0)
 				return fprintf(stderr, "tern-bench rfc2544: '%s' is not a valid count for --%s\n",
 					       optarg, c0 == 'n' ? "max-trials" : c0 == 'b' ? "b2b-repeats" :
 					       c0 == 'f' ? "flows" : "queues"), -EINVAL;
@@ -299,10 +296,9 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 			break;
 		}
 		case 's': case 'd': case 'x': case 'y':
-			if (inet_pton(AF_INET, optarg, &a) != 1)
+			if (arg_ipv4(optarg, c0 == 's' ? &rn->gen[0].src_ip : c0 == 'd' ? &rn->gen[0].dst_ip :
+					   c0 == 'x' ? &rn->gen[1].src_ip : &rn->gen[1].dst_ip) < 0)
 				return fprintf(stderr, "tern-bench rfc2544: '%s' is not an IPv4 address\n", optarg), -EINVAL;
-			*(c0 == 's' ? &rn->gen[0].src_ip : c0 == 'd' ? &rn->gen[0].dst_ip :
-			  c0 == 'x' ? &rn->gen[1].src_ip : &rn->gen[1].dst_ip) = ntohl(a.s_addr);
 			break;
 		case 'o': *out = optarg; break;
 		case 'S': *sock = optarg; break;

@@ -7,12 +7,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <arpa/inet.h>
 #include <rte_eal.h>
 #include <rte_ethdev.h>
 #include <rte_mbuf.h>
 
 #include "api/tern_version.h"
+#include "bench/args.h"
 #include "bench/churn.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
@@ -50,16 +50,6 @@ static void usage(FILE *f)
 		"  --json            one JSON object instead of text\n");
 }
 
-static int parse_ip(const char *s, uint32_t *ip)
-{
-	struct in_addr a;
-
-	if (inet_pton(AF_INET, s, &a) != 1)
-		return -EINVAL;
-	*ip = ntohl(a.s_addr);
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option opts[] = {
@@ -75,7 +65,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	bool have_mac = false;
-	char *end;
+	unsigned long n;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -86,8 +76,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->gen.rx_port = 1;
 	o->link_wait_s = 10;
 	o->gen.nb_rxq = 1;
-	parse_ip("198.18.0.2", &o->gen.src_ip);
-	parse_ip("198.19.0.1", &o->gen.dst_ip);
+	o->gen.src_ip = RTE_IPV4(198, 18, 0, 2);
+	o->gen.dst_ip = RTE_IPV4(198, 19, 0, 1);
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -103,49 +93,55 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 's':
 		case 'd':
-			if (parse_ip(optarg, c == 's' ? &o->gen.src_ip : &o->gen.dst_ip) < 0)
+		case 'F':
+			if (arg_ipv4(optarg, c == 's' ? &o->gen.src_ip : c == 'd' ? &o->gen.dst_ip :
+				     &o->gen.flood_ip) < 0)
 				return fprintf(stderr, "tern-bench: '%s' is not an IPv4 address\n", optarg), -EINVAL;
 			break;
 		case 'f':
-			o->gen.flows = strtoul(optarg, &end, 10);
-			if (*end || o->gen.flows < 1 || o->gen.flows > GEN_MAX_FLOWS)
+			if (arg_count(optarg, 1, GEN_MAX_FLOWS, &n) < 0)
 				return fprintf(stderr, "tern-bench: --flows '%s': expected 1 to %d\n", optarg, GEN_MAX_FLOWS), -EINVAL;
+			o->gen.flows = n;
 			break;
 		case 'z':
-			o->gen.frame_size = strtoul(optarg, &end, 10);
-			if (*end || o->gen.frame_size < 64 || o->gen.frame_size > 1518)
+			if (arg_count(optarg, 64, 1518, &n) < 0)
 				return fprintf(stderr, "tern-bench: --size '%s': expected 64 to 1518 bytes\n", optarg), -EINVAL;
+			o->gen.frame_size = n;
 			break;
 		case 'r':
-			o->gen.rate_pps = strcmp(optarg, "max") == 0 ? 0 : strtod(optarg, &end);
-			if (strcmp(optarg, "max") != 0 && (*end || o->gen.rate_pps <= 0))
-				return fprintf(stderr, "tern-bench: --rate '%s': expected packets per second or max\n", optarg), -EINVAL;
+			if (strcmp(optarg, "max") == 0)
+				o->gen.rate_pps = 0;
+			else if (arg_number(optarg, 1, 1e10, &o->gen.rate_pps) < 0)
+				return fprintf(stderr, "tern-bench: --rate '%s': expected packets per second (1 or more) or max\n", optarg), -EINVAL;
 			break;
 		case 't':
-		case 'w': {
-			double v = strtod(optarg, &end);
-
-			if (*end || v < 0 || v > 86400 || (c == 't' && v == 0))
-				return fprintf(stderr, "tern-bench: '%s': expected seconds\n", optarg), -EINVAL;
-			*(c == 't' ? &o->gen.duration_s : &o->gen.warmup_s) = v;
+		case 'w':
+			if (arg_number(optarg, c == 't' ? 0.001 : 0, 86400,
+				       c == 't' ? &o->gen.duration_s : &o->gen.warmup_s) < 0)
+				return fprintf(stderr, "tern-bench: --%s '%s': expected seconds, %s to 86400\n",
+					       c == 't' ? "duration" : "warmup", optarg, c == 't' ? "above 0" : "0"), -EINVAL;
 			break;
-		}
-		case 'T': o->gen.tx_port = atoi(optarg); break;
-		case 'R': o->gen.rx_port = atoi(optarg); break;
-		case 'L': o->link_wait_s = atoi(optarg); break;
+		case 'T':
+		case 'R':
+			if (arg_count(optarg, 0, MAX_PORTS - 1, &n) < 0)
+				return fprintf(stderr, "tern-bench: --%s '%s': expected a port index from 0 to %d\n",
+					       c == 'T' ? "tx" : "rx", optarg, MAX_PORTS - 1), -EINVAL;
+			*(c == 'T' ? &o->gen.tx_port : &o->gen.rx_port) = n;
+			break;
+		case 'L':
+			if (arg_count(optarg, 0, 3600, &n) < 0)
+				return fprintf(stderr, "tern-bench: --link-wait '%s': expected seconds, 0 to 3600\n", optarg), -EINVAL;
+			o->link_wait_s = n;
+			break;
 		case 'Q':
-			o->gen.nb_rxq = strtoul(optarg, &end, 10);
-			if (*end || o->gen.nb_rxq < 1 || o->gen.nb_rxq > 16)
+			if (arg_count(optarg, 1, 16, &n) < 0)
 				return fprintf(stderr, "tern-bench: --queues '%s': expected 1 to 16\n", optarg), -EINVAL;
-			break;
-		case 'F':
-			if (parse_ip(optarg, &o->gen.flood_ip) < 0)
-				return fprintf(stderr, "tern-bench: '%s' is not an IPv4 address\n", optarg), -EINVAL;
+			o->gen.nb_rxq = n;
 			break;
 		case 'S':
-			o->gen.flood_share = strtoul(optarg, &end, 10);
-			if (*end || o->gen.flood_share > 99)
+			if (arg_count(optarg, 0, 99, &n) < 0)
 				return fprintf(stderr, "tern-bench: --flood-share '%s': expected 0 to 99 %%\n", optarg), -EINVAL;
+			o->gen.flood_share = n;
 			break;
 		case 'j': o->json = true; break;
 		case 'h': usage(stdout); exit(0);

@@ -1,8 +1,10 @@
 /* BGP-shaped synthetic tables: mostly /24, then /22, /23, /20, /21 ... and a few longer than /24. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bench/args.h"
 #include "bench/routes.h"
 
 uint64_t routes_rand(uint64_t *s)
@@ -71,23 +73,24 @@ int routes_cmd(int argc, char **argv)
 		{ "count", required_argument, NULL, 'n' }, { "seed", required_argument, NULL, 's' }, { 0 },
 	};
 	unsigned long n = 1000, i;
-	uint64_t seed = 7;
+	unsigned long seed = 7;
 	uint32_t *p;
 	uint8_t *l;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'n')
-			n = strtoul(optarg, NULL, 10);
-		else if (c == 's')
-			seed = strtoull(optarg, NULL, 10);
-		else
+		if (c == 'n' && arg_count(optarg, 1, ROUTES_MAX, &n) < 0)
+			return fprintf(stderr, "tern-bench routes: --count '%s': expected 1 to %u\n", optarg,
+				       ROUTES_MAX), 2;
+		else if (c == 's' && arg_count(optarg, 0, ULONG_MAX, &seed) < 0)
+			return fprintf(stderr, "tern-bench routes: --seed '%s': expected a number\n", optarg), 2;
+		else if (c != 'n' && c != 's')
 			return fprintf(stderr, "usage: tern-bench routes [--count N] [--seed S]\n"), 2;
 	}
-	p = calloc(n ? n : 1, sizeof(*p));
-	l = calloc(n ? n : 1, 1);
+	p = calloc(n, sizeof(*p));
+	l = calloc(n, 1);
 	if (p == NULL || l == NULL)
-		return 1;
+		return fprintf(stderr, "tern-bench routes: no memory for %lu routes\n", n), 1;
 	routes_bgp_like(p, l, n, seed);
 	for (i = 0; i < n; i++)
 		printf("%u.%u.%u.%u/%u\n", p[i] >> 24, (p[i] >> 16) & 255, (p[i] >> 8) & 255, p[i] & 255, l[i]);

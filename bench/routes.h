@@ -4,6 +4,9 @@
 
 #include <stdint.h>
 
+/* The most routes a table is made of (a full Internet table is about a million). */
+#define ROUTES_MAX (1u << 24)
+
 /* Fills n prefixes (host order, masked) and lengths; deterministic for a seed. */
 void routes_bgp_like(uint32_t *prefixes, uint8_t *lens, unsigned int n, uint64_t seed);
 /* An address inside a random one of the n prefixes. */
