@@ -76,8 +76,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 	o->gen.rx_port = 1;
 	o->link_wait_s = 10;
 	o->gen.nb_rxq = 1;
-	o->gen.src_ip = RTE_IPV4(198, 18, 0, 2);
-	o->gen.dst_ip = RTE_IPV4(198, 19, 0, 1);
+	o->gen.src_ip = 0xc6120002;	/* 198.18.0.2 */
+	o->gen.dst_ip = 0xc6130001;	/* 198.19.0.1 */
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
