@@ -14,6 +14,7 @@
 #include "dataplane/dp.h"
 #include "dataplane/node.h"
 #include "dataplane/punt.h"
+#include "dataplane/rcu.h"
 #include "kni/exception.h"
 #include "kni/tap.h"
 
@@ -97,6 +98,21 @@ static unsigned int drain_rings(void)
 	return total;
 }
 
+/*
+ * Inside a port's burst function this thread is an RCU reader, like a worker: a memif
+ * peer that leaves has its memory unmapped only after a grace period (see
+ * controlplane/port_unmap_guard.c). Offline otherwise, it never holds a grace period up.
+ */
+static uint16_t port_send(uint16_t port_id, uint16_t txq, struct rte_mbuf **m, uint16_t n)
+{
+	uint16_t sent;
+
+	rte_rcu_qsbr_thread_online(dp_rcu, dp_rcu_service_id);
+	sent = rte_eth_tx_burst(port_id, txq, m, n);
+	rte_rcu_qsbr_thread_offline(dp_rcu, dp_rcu_service_id);
+	return sent;
+}
+
 static unsigned int from_kernel(unsigned int port)
 {
 	struct kni_port *k = &kports[port];
@@ -120,7 +136,7 @@ static unsigned int from_kernel(unsigned int port)
 		b->data_len = b->pkt_len = r;
 		m[n++] = b;
 	}
-	sent = n ? rte_eth_tx_burst(p->port_id, k->txq, m, n) : 0;
+	sent = n ? port_send(p->port_id, k->txq, m, n) : 0;
 	if (sent < n) {
 		k->st.from_kernel_drops += n - sent;
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
@@ -145,6 +161,7 @@ static void *kni_main(void *arg)
 	int sleep_ms = 1;
 
 	(void)arg;
+	rte_rcu_qsbr_thread_register(dp_rcu, dp_rcu_service_id);
 	while (!quit) {
 		unsigned int work = drain_rings();
 		int n, i;
@@ -159,6 +176,7 @@ static void *kni_main(void *arg)
 			sleep_ms = RTE_MIN(2 * sleep_ms, idle_sleep_max_ms);
 		}
 	}
+	rte_rcu_qsbr_thread_unregister(dp_rcu, dp_rcu_service_id);
 	return NULL;
 }
 

@@ -1,0 +1,47 @@
+#!/bin/bash
+# A memif peer that leaves and comes back: ternd forwards between two memif ports while a
+# generator connects, sends flat out for a moment and disconnects, SESSIONS times (24), with
+# all of ternd on one CPU (lib.sh's TERND_ONE_CPU), where the EAL interrupt thread that
+# handles a disconnect preempts the worker wherever it is. DPDK 22.11's memif PMD then
+# unmaps the peer's rings while the worker may be between testing the port's connected flag
+# and reading a ring (controlplane/port_unmap_guard.c): before the guard, ternd died in
+# about one session of twelve. Exits 1 if ternd dies or a session forwards nothing.
+#
+#   bench/memif_peer.sh [BUILD]
+set -u
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:-$ROOT/build}" && pwd)
+SESSIONS=${SESSIONS:-24}
+export TERND_ONE_CPU=${TERND_ONE_CPU:-1}
+. "$ROOT/bench/lib.sh"
+bench_begin memif-peer
+hugepages_reserve 768
+
+memif_ports | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 4096
+ternd_start || exit 1
+tern -c "configure terminal" \
+	-c "interface m0" -c "ip address 198.18.0.1/24" -c "interface m1" -c "ip address 198.18.1.1/24" \
+	-c "exit" -c "arp 198.18.0.2 02:00:00:00:b0:00 m0" -c "arp 198.18.1.2 02:00:00:00:b0:01 m1" \
+	-c "ip route 198.19.0.0/16 198.18.1.2" -c "end" >/dev/null || { echo "memif-peer: configuring ternd failed"; exit 1; }
+
+echo "memif-peer: $SESSIONS generator sessions against one ternd"
+for s in $(seq "$SESSIONS"); do
+	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-$BENCH_NAME-gen --log-level=*:error" \
+		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
+		--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 64 --duration 0.2 --warmup 0 --json \
+		> "$DIR/gen.json" 2> "$DIR/gen.err"
+	rx=$(/usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["rx_packets"])' < "$DIR/gen.json" 2>/dev/null)
+	if ! kill -0 "$pid" 2>/dev/null; then
+		wait "$pid"; rc=$?
+		echo "memif-peer: ternd died (exit status $rc) when the generator left session $s"
+		tail -n 5 "$DIR/ternd.log"
+		pid=
+		exit 1
+	fi
+	if [ -z "$rx" ] || [ "$rx" -eq 0 ]; then
+		echo "memif-peer: session $s forwarded nothing"; cat "$DIR/gen.err" "$DIR/gen.json"; exit 1
+	fi
+	printf '  session %2d: %8d frames forwarded\n' "$s" "$rx"
+done
+tern -c "show version" >/dev/null || { echo "memif-peer: ternd does not answer after the sessions"; exit 1; }
+echo "memif-peer: ternd forwarded in all $SESSIONS sessions and is still up"
