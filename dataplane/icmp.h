@@ -24,7 +24,9 @@ static inline uint32_t icmp_quote_len(const struct rte_ipv4_hdr *ip)
 }
 
 /* RFC 1812 §4.3.2.7: no error about an ICMP error, a non-first fragment, or a packet
- * from or to a multicast/broadcast address (those never reach here). */
+ * from or to a multicast/broadcast address (those never reach here). An ICMP datagram
+ * too short to hold its type may be an error: none about it either (its type byte would
+ * be read from past the datagram, whatever the buffer held there). */
 static inline bool icmp_error_allowed(const struct rte_ipv4_hdr *ip)
 {
 	if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK))
@@ -32,6 +34,8 @@ static inline bool icmp_error_allowed(const struct rte_ipv4_hdr *ip)
 	if (ip->next_proto_id == IPPROTO_ICMP) {
 		const uint8_t *icmp = (const uint8_t *)ip + rte_ipv4_hdr_len(ip);
 
+		if (rte_be_to_cpu_16(ip->total_length) <= rte_ipv4_hdr_len(ip))
+			return false;
 		/* only queries (echo, timestamp, ...) may cause errors */
 		return icmp[0] == 0 || icmp[0] == 8 || icmp[0] == 13 || icmp[0] == 14 ||
 		       icmp[0] == 15 || icmp[0] == 16 || icmp[0] == 17 || icmp[0] == 18;

@@ -66,6 +66,15 @@ static inline rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_ic
 	quote = icmp_quote_len(ip);
 	if (rte_pktmbuf_prepend(m, ICMP_ERROR_HDRS) == NULL)
 		return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
+	/*
+	 * The frame's own link header goes in front of the error, before the new headers
+	 * overwrite it: an error to one of the router's addresses is punted as it stands,
+	 * and the kernel takes a frame for the port's MAC. (ip4_rewrite writes its own for
+	 * an error that is forwarded.) Left as it was, the headroom's stale bytes went. The
+	 * header (14 bytes, 18 with a VLAN tag) is shorter than the gap, so the two never overlap.
+	 */
+	memcpy(rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_mtod_offset(m, uint8_t *, ICMP_ERROR_HDRS),
+	       m->l2_len);
 	hdr = rte_pktmbuf_mtod_offset(m, uint8_t *, m->l2_len);
 	len = icmp_error_build(hdr, ip, quote, src, ctx->type, ctx->code,
 			       ctx->type == 3 && ctx->code == 4 ? nh->mtu : 0);

@@ -328,6 +328,45 @@ static void test_without_the_first_level_address_the_same_fates(void **state)
 	dp_fib_tbl24[1] = saved[1];
 }
 
+/*
+ * An ICMP error to one of the router's own addresses (here: a frame from 198.18.0.1,
+ * which is local, to a destination with no route) is punted to the kernel as built. It
+ * must carry the offending frame's link header, for the port's MAC, or the kernel drops
+ * it as another host's: the bytes in front of the new headers were the headroom's.
+ */
+static void test_an_icmp_error_to_the_router_is_punted_with_the_frame_link_header(void **state)
+{
+	struct frame f = udp(0xc613c801, 64, 18);
+	const struct rte_ether_hdr *eth;
+	const struct rte_ipv4_hdr *ip;
+	const uint8_t *icmp;
+	struct rte_ether_addr own = dp_port0_mac(), peer;
+	struct outcome o;
+	int path;
+
+	(void)state;
+	rte_ether_unformat_addr("02:00:00:00:b0:00", &peer);
+	ip_of(&f)->src_addr = RTE_BE32(0xc6120001);
+	fix_cksum(&f);
+	for (path = 0; path < 2; path++) {
+		run(&f, 1, path == 1, &o);
+		assert_int_equal(o.nb_sent, 0);
+		assert_int_equal(o.nb_punted, 1);
+		eth = (const struct rte_ether_hdr *)o.punted[0].data;
+		ip = (const struct rte_ipv4_hdr *)(eth + 1);
+		icmp = (const uint8_t *)(ip + 1);
+		assert_memory_equal(&eth->dst_addr, &own, RTE_ETHER_ADDR_LEN);
+		assert_memory_equal(&eth->src_addr, &peer, RTE_ETHER_ADDR_LEN);
+		assert_int_equal(eth->ether_type, RTE_BE16(RTE_ETHER_TYPE_IPV4));
+		assert_int_equal(ip->next_proto_id, IPPROTO_ICMP);
+		assert_int_equal(ip->dst_addr, RTE_BE32(0xc6120001));
+		assert_int_equal(icmp[0], 3);	/* destination unreachable */
+		assert_int_equal(icmp[1], 0);	/* net */
+		assert_memory_equal(icmp + 8, ip_of(&f), 20 + 8);	/* the quote */
+		assert_int_equal(o.punted[0].len, sizeof(*eth) + 20 + 8 + 20 + 8);
+	}
+}
+
 int main(void)
 {
 	struct dp_nexthop nh;
@@ -337,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_every_kind_of_frame_has_one_fate),
 		cmocka_unit_test(test_a_mixed_vector_has_the_same_fates),
 		cmocka_unit_test(test_without_the_first_level_address_the_same_fates),
+		cmocka_unit_test(test_an_icmp_error_to_the_router_is_punted_with_the_frame_link_header),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-fastpath-%d", getpid());

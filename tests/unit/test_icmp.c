@@ -144,6 +144,13 @@ static void test_no_error_about_errors_or_later_fragments(void **state)
 	assert_false(icmp_error_allowed(ip));
 	l4[0] = 11;
 	assert_false(icmp_error_allowed(ip));
+	/* an ICMP datagram with no room for its type: whatever follows it is not read */
+	l4[0] = 8;
+	ip->total_length = rte_cpu_to_be_16(20);
+	assert_false(icmp_error_allowed(ip));
+	ip->total_length = rte_cpu_to_be_16(21);
+	assert_true(icmp_error_allowed(ip));
+	ip->total_length = rte_cpu_to_be_16(60);
 	ip->next_proto_id = 17;
 	ip->fragment_offset = rte_cpu_to_be_16(185);	/* a later fragment */
 	assert_false(icmp_error_allowed(ip));
