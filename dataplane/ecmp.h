@@ -10,7 +10,8 @@
 
 #include "dataplane/nexthop.h"
 
-/* Hash of (source, destination, protocol, and ports for TCP/UDP/SCTP of unfragmented packets). */
+/* Hash of (source, destination, protocol, and ports for TCP/UDP/SCTP of unfragmented packets
+ * whose datagram holds them: the bytes after a shorter one are not its own). */
 static inline uint32_t ecmp_flow_hash(const struct rte_ipv4_hdr *ip)
 {
 	uint32_t h = rte_hash_crc_4byte(ip->src_addr, 0x7465726e);
@@ -19,7 +20,8 @@ static inline uint32_t ecmp_flow_hash(const struct rte_ipv4_hdr *ip)
 	h = rte_hash_crc_4byte(ip->next_proto_id, h);
 	if ((ip->next_proto_id == IPPROTO_TCP || ip->next_proto_id == IPPROTO_UDP ||
 	     ip->next_proto_id == IPPROTO_SCTP) &&
-	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) == 0) {
+	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) == 0 &&
+	    rte_be_to_cpu_16(ip->total_length) >= rte_ipv4_hdr_len(ip) + 4) {
 		uint32_t ports;	/* the IP header is only 2-byte aligned in the frame */
 
 		memcpy(&ports, (const uint8_t *)ip + rte_ipv4_hdr_len(ip), sizeof(ports));

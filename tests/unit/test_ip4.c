@@ -180,6 +180,32 @@ static void test_ecmp_pick_spreads_flows_evenly(void **state)
 	assert_int_equal(ecmp_pick(ecmp_flow_hash(&pkt.ip), 4), ecmp_pick(ecmp_flow_hash(&pkt.ip), 4));
 }
 
+/* A TCP/UDP datagram too short for its ports is hashed without them: what follows it in the
+ * buffer does not move its flow. */
+static void test_ecmp_hash_reads_no_ports_past_the_datagram(void **state)
+{
+	struct {
+		struct rte_ipv4_hdr ip;
+		uint16_t ports[2];
+	} pkt;
+	uint32_t h;
+
+	(void)state;
+	make_hdr(&pkt.ip, 0xc6120002, 0xc6130005, 64);
+	pkt.ip.next_proto_id = IPPROTO_UDP;
+	pkt.ip.total_length = rte_cpu_to_be_16(23);
+	pkt.ports[0] = rte_cpu_to_be_16(1024);
+	pkt.ports[1] = rte_cpu_to_be_16(53);
+	h = ecmp_flow_hash(&pkt.ip);
+	pkt.ports[0] = rte_cpu_to_be_16(2048);
+	assert_int_equal(ecmp_flow_hash(&pkt.ip), h);
+	/* with room for them, the ports count */
+	pkt.ip.total_length = rte_cpu_to_be_16(24);
+	h = ecmp_flow_hash(&pkt.ip);
+	pkt.ports[0] = rte_cpu_to_be_16(1024);
+	assert_int_not_equal(ecmp_flow_hash(&pkt.ip), h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -191,6 +217,7 @@ int main(void)
 		cmocka_unit_test(test_ip4_cksum20_matches_raw),
 		cmocka_unit_test(test_ip4_mcast_or_bcast),
 		cmocka_unit_test(test_ecmp_pick_spreads_flows_evenly),
+		cmocka_unit_test(test_ecmp_hash_reads_no_ports_past_the_datagram),
 	};
 	return cmocka_run_group_tests_name("ip4", tests, NULL, NULL);
 }
