@@ -5,10 +5,10 @@
  * clears the port's connected flag, then unmaps the peer's shared memory (the rings and
  * buffers). Its burst functions test that flag and then read the rings, with nothing in
  * between to hold the memory: a worker preempted between the two reads a ring that is no
- * longer mapped, and the whole router dies of SIGSEGV (seen in 1 of about 12 disconnects
- * with all of ternd on one CPU, and once in l3fwd). The PMD gives no event before it
- * unmaps, so ternd takes the one call it cannot skip: munmap, which the PMD reaches
- * through the PLT. A call made from the memif PMD first waits for a grace period of every
+ * longer mapped, and the whole router dies of SIGSEGV (in about one generator session of
+ * twelve with all of ternd on one CPU; l3fwd died the same way). The PMD gives no event
+ * before it unmaps, so ternd takes the one call it cannot skip: munmap, which the PMD
+ * reaches through the PLT. A call made from the memif PMD first waits for a grace period of every
  * thread that polls or sends on ports (the workers, between graph walks; the exception
  * service, around its transmit). Each of them has then either left the burst function or
  * entered it after the flag was cleared, and returns at once. Every other munmap goes
