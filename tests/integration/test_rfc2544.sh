@@ -52,7 +52,7 @@ check "report.md has every section and the DUT's account" bash -c "
 
 # Bidirectional: both ports send, both receive, and the DUT's counters show it.
 BIDIR=1 TERN_BUILD=$TERN_BUILD "$TERN_ROOT/bench/rfc2544.sh" "$TERN_BUILD" "$T_DIR/bidir" --quick \
-	--sizes 64 --tests throughput --trial 0.3 --max-trials 3 > "$T_DIR/bidir.log" 2>&1
+	--sizes 64 --tests throughput --trial 0.3 --max-trials 5 > "$T_DIR/bidir.log" 2>&1
 check "a bidirectional run completes" [ $? -eq 0 ]
 check "in it, ternd forwarded both ways and the report says the rates are sums" /usr/bin/python3 - "$T_DIR/bidir/results.json" <<'PY'
 import json, sys
