@@ -190,9 +190,10 @@ two_hosts() {	# [extra config lines]
 # both kernel interfaces' carriers.
 links_up() {
 	[ "$(tern_cli --json -c "show interfaces" | json_field '",".join(i["link"] for i in j["interfaces"])')" = "up,up" ] &&
-		carrier_up dp0 && carrier_up dp1
+		carrier dp0 LOWER_UP && carrier dp1 LOWER_UP
 }
-carrier_up() { ip -n "$R" link show "$1" | grep -q 'LOWER_UP'; }
+# A kernel interface in ternd's namespace shows FLAG (LOWER_UP: carrier; NO-CARRIER).
+carrier() { ip -n "$R" link show "$1" | grep -q "$2"; }	# INTERFACE FLAG
 
 # Retries a check for up to WAIT_S seconds (10; the mirror and carrier follow within a tick,
 # a BGP session takes a few seconds).

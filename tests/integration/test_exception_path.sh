@@ -48,12 +48,11 @@ ip -n "$R" link set dp1 up
 wait_for "dp1 up restores forwarding (the kernel re-adds the connected route)" ping_ok "$H1" 198.18.1.2
 
 # the port's link becomes the kernel interface's carrier: pull the cable, plug it back
-carrier() { ip -n "$R" link show dp1 | grep -q "$1"; }
 link_set "$R" 1 down
-wait_for "link down on the port: dp1 has no carrier in the kernel" carrier NO-CARRIER
+wait_for "link down on the port: dp1 has no carrier in the kernel" carrier dp1 NO-CARRIER
 check "show interfaces says down" [ "$(tern_cli --json -c 'show interfaces dp1' | json_field 'j["interfaces"][0]["link"]')" = down ]
 link_set "$R" 1 up
-wait_for "link up again: the carrier is back" carrier LOWER_UP
+wait_for "link up again: the carrier is back" carrier dp1 LOWER_UP
 wait_for "and forwarding resumes" ping_ok "$H1" 198.18.1.2
 
 # the kernel interface's MTU becomes the port's; too big with DF: fragmentation needed
