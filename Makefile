@@ -109,6 +109,7 @@ test: check-deps
 bench: check-deps static-bench
 	@$(MAKE) --no-print-directory all MARCH=native BUILD=build/native
 	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/bench.sh build/native
+	@TABLE=1m GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/bench.sh build/native
 	@bench/pipeline.sh build/native
 	@bench/exception.sh build/native
 	@bench/mirror_scale.sh build/native

@@ -28,7 +28,9 @@ hugepages_restore() {
 }
 
 # A memif vdev string: index, role, MAC. Sockets are files under $DIR (not abstract), so
-# ternd in its namespace and tern-bench outside it meet on them.
+# ternd in its namespace and tern-bench outside it meet on them. Functions read DIR, R and
+# DUT_PREFIX when called, so a caller that runs several routers side by side (bench.sh)
+# gives each its own with `local`.
 memif() { echo "net_memif$1,role=$2,id=0,socket=$DIR/memif$1.sock,socket-abstract=no,mac=$3"; }
 
 # ternd's two memif server ports, m0 and m1, as ternd.conf sections (tern-bench is the client).
@@ -54,9 +56,12 @@ bench_begin() {	# NAME
 	BENCH_NAME=$1
 	DIR=$(mktemp -d "/tmp/tern-$1-XXXXXX")
 	R=tern-$1-r
+	# the cleanup's own copies: a trap may run inside a function that made DIR or R local
+	BENCH_DIR=$DIR BENCH_NETNS=$R
 	pid=
 	trap bench_cleanup EXIT
 	trap 'exit 130' INT TERM
+	trap 'exit 129' HUP
 	# output into a pipe that closed (make run | head): end through the cleanup, not at once
 	trap 'exit 141' PIPE
 	ip netns del "$R" 2>/dev/null
@@ -67,7 +72,7 @@ bench_cleanup() {
 	trap '' PIPE
 	declare -F bench_extra_cleanup >/dev/null && bench_extra_cleanup
 	[ -n "$pid" ] && kill -TERM "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
-	ip netns del "$R" 2>/dev/null
+	ip netns del "$BENCH_NETNS" 2>/dev/null
 	# EAL leaves its hugepage files behind for secondary processes, and they keep their pages:
 	# after make bench, 640 of them (1.25 GiB) stayed as surplus pages once nr_hugepages was 0
 	local mnt
@@ -75,7 +80,7 @@ bench_cleanup() {
 		rm -f "$mnt"/tern-"$BENCH_NAME"-*
 	done
 	hugepages_restore
-	rm -rf "$DIR" /var/run/dpdk/tern-"$BENCH_NAME"-*
+	rm -rf "$BENCH_DIR" /var/run/dpdk/tern-"$BENCH_NAME"-*
 }
 
 # With TERND_ONE_CPU=1, every thread of ternd runs on CPU 1, its worker's. Its control and
@@ -97,7 +102,7 @@ ternd_conf() {	# EAL_MEM RX ROUTES
 	{
 		echo "[eal]"
 		# ternd's own notices (start-up times) stay; EAL weighs the last --log-level first
-		echo "args = $1 $lcores --file-prefix tern-$BENCH_NAME-dut --log-level=tern.*:notice --log-level=*:error"
+		echo "args = $1 $lcores --file-prefix ${DUT_PREFIX:-tern-$BENCH_NAME-dut} --log-level=tern.*:notice --log-level=*:error"
 		cat
 		echo "[worker 1]"
 		echo "rx = $2"
@@ -131,7 +136,7 @@ tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }
 # l3fwd in $R on lcore 1 with the two memif server ports, LPM, routes from DIR/l3fwd-v4.cfg
 # (and -v6.cfg), the generator's MACs as next hops; waits for its sockets. Sets pid.
 l3fwd_start() {
-	ip netns exec "$R" "$L3FWD" -l 1 $MEM_ARGS --no-pci --file-prefix "tern-$BENCH_NAME-dut" \
+	ip netns exec "$R" "$L3FWD" -l 1 $MEM_ARGS --no-pci --file-prefix "${DUT_PREFIX:-tern-$BENCH_NAME-dut}" \
 		--log-level='*:error' --log-level=user1:info --vdev "$(memif 0 server 02:00:00:00:a0:00)" \
 		--vdev "$(memif 1 server 02:00:00:00:a0:01)" \
 		-- -p 0x3 -P --parse-ptype --config "(0,0,1),(1,0,1)" --lookup lpm \
@@ -140,7 +145,11 @@ l3fwd_start() {
 		> "$DIR/l3fwd.log" 2>&1 &
 	pid=$!
 	# the memif sockets come first; with a big table the LPM takes a while to fill after them
-	for _ in $(seq 3000); do grep -q "entering main loop" "$DIR/l3fwd.log" && break; sleep 0.1; done
+	for _ in $(seq 3000); do
+		grep -q "entering main loop" "$DIR/l3fwd.log" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
 	sleep 0.5
 }
 
