@@ -173,7 +173,7 @@ for r in $(seq "$ROUNDS"); do
 		dut=${DUTS[$(((r - 1 + k) % ${#DUTS[@]}))]}
 		if ! alive "${dpid[$dut]}"; then
 			wait "${dpid[$dut]}"
-			echo "round $r: $dut had died (exit status $?) after the last generator left; starting it again"
+			echo "round $r: $dut had died (exit status $?); starting it again"
 			restarts[$dut]=$((${restarts[$dut]:-0} + 1))
 			"start_$dut" || exit 1
 		fi
