@@ -14,6 +14,7 @@
 #include "api/tern_version.h"
 #include "bench/args.h"
 #include "bench/churn.h"
+#include "bench/cmd_compare.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
 #include "bench/ports.h"
@@ -226,8 +227,10 @@ int main(int argc, char **argv)
 		return rfc2544_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "churn") == 0)
 		return churn_cmd(argc - 1, argv + 1);
+	if (strcmp(argv[1], "compare") == 0)
+		return compare_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "gen") != 0) {
-		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, rfc2544, pipeline, routes or churn\n", argv[1]);
+		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, compare, rfc2544, pipeline, routes or churn\n", argv[1]);
 		return 2;
 	}
 	if (parse_args(argc - 1, argv + 1, &o) < 0)

@@ -52,27 +52,26 @@ int bench_eal_start(const char *eal, const char *const *ports, unsigned int nb_p
 	return 0;
 }
 
-int bench_ports_start(const char *const *ports, unsigned int nb_ports, uint16_t nb_rxq,
-		      uint16_t tx_port, uint16_t rx_port, unsigned int link_wait_s,
-		      struct rte_mempool **mp)
+/* Every port with its own count of rx queues (the router may send on each) and one tx queue. */
+static int ports_setup(const char *const *ports, unsigned int nb_ports, const uint16_t *nb_rxq,
+		       struct rte_mempool **mp)
 {
 	struct rte_eth_conf conf = { 0 };
 	uint16_t port, nb = rte_eth_dev_count_avail();
-	unsigned int waited;
 
 	if (nb < nb_ports) {
 		fprintf(stderr, "tern-bench: %u port(s) given, DPDK found %u\n", nb_ports, nb);
 		return -ENODEV;
 	}
-	*mp = rte_pktmbuf_pool_create("bench_pool", 16383, 256, 0, RTE_MBUF_DEFAULT_BUF_SIZE,
-				      rte_socket_id());
+	/* 16k buffers for a pair of ports, 8k more for each port beyond */
+	*mp = rte_pktmbuf_pool_create("bench_pool", nb_ports <= 2 ? 16383 : 8192 * nb_ports - 1, 256, 0,
+				      RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
 	if (*mp == NULL) {
 		fprintf(stderr, "tern-bench: cannot create the packet pool: %s\n", rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
 	RTE_ETH_FOREACH_DEV(port) {
-		uint16_t q, nq = nb_rxq;
-		/* several rx queues (the router may send on each), one tx queue */
+		uint16_t q, nq = port < nb_ports ? nb_rxq[port] : 1;
 		int rc = rte_eth_dev_configure(port, nq, 1, &conf);
 
 		for (q = 0; q < nq && rc == 0; q++)
@@ -80,24 +79,68 @@ int bench_ports_start(const char *const *ports, unsigned int nb_ports, uint16_t 
 		if (rc == 0)
 			rc = rte_eth_tx_queue_setup(port, 0, 1024, rte_eth_dev_socket_id(port), NULL);
 		if (rc != 0 || rte_eth_dev_start(port) < 0) {
-			fprintf(stderr, "tern-bench: cannot start port %u (%s)\n", port, ports[port]);
+			fprintf(stderr, "tern-bench: cannot start port %u (%s)\n", port,
+				port < nb_ports ? ports[port] : "not given");
 			return -EIO;
 		}
 		rte_eth_promiscuous_enable(port);
 	}
-	/* memif links come up once the router accepts the connection */
-	for (waited = 0; waited < link_wait_s * 10; waited++) {
-		struct rte_eth_link l1, l2;
+	return 0;
+}
 
-		rte_eth_link_get_nowait(tx_port, &l1);
-		rte_eth_link_get_nowait(rx_port, &l2);
-		if (l1.link_status && l2.link_status)
+static bool link_up(uint16_t port)
+{
+	struct rte_eth_link l;
+
+	return rte_eth_link_get_nowait(port, &l) == 0 && l.link_status;
+}
+
+/* memif links come up once the router accepts the connection */
+static int ports_wait(const uint16_t *wait, unsigned int nb_wait, unsigned int link_wait_s)
+{
+	unsigned int waited, i;
+
+	for (waited = 0; waited < link_wait_s * 10; waited++) {
+		for (i = 0; i < nb_wait && link_up(wait[i]); i++)
+			;
+		if (i == nb_wait)
 			return 0;
 		usleep(100000);
 	}
 	fprintf(stderr, "tern-bench: the links did not come up within %u s; is the router running?\n",
 		link_wait_s);
 	return -ETIMEDOUT;
+}
+
+int bench_ports_start(const char *const *ports, unsigned int nb_ports, uint16_t nb_rxq,
+		      uint16_t tx_port, uint16_t rx_port, unsigned int link_wait_s,
+		      struct rte_mempool **mp)
+{
+	uint16_t queues[RTE_MAX_ETHPORTS], wait[2] = { tx_port, rx_port };
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < nb_ports && i < RTE_MAX_ETHPORTS; i++)
+		queues[i] = nb_rxq;
+	if ((rc = ports_setup(ports, nb_ports, queues, mp)) < 0)
+		return rc;
+	return ports_wait(wait, 2, link_wait_s);
+}
+
+int bench_ports_start_each(const char *const *ports, unsigned int nb_ports, const uint16_t *nb_rxq,
+			   unsigned int link_wait_s, struct rte_mempool **mp)
+{
+	uint16_t wait[RTE_MAX_ETHPORTS];
+	unsigned int i;
+	int rc;
+
+	if (nb_ports > RTE_MAX_ETHPORTS)
+		return -E2BIG;
+	if ((rc = ports_setup(ports, nb_ports, nb_rxq, mp)) < 0)
+		return rc;
+	for (i = 0; i < nb_ports; i++)
+		wait[i] = i;
+	return ports_wait(wait, nb_ports, link_wait_s);
 }
 
 void bench_ports_stop(void)

@@ -12,6 +12,9 @@ int bench_eal_start(const char *eal, const char *const *ports, unsigned int nb_p
 int bench_ports_start(const char *const *ports, unsigned int nb_ports, uint16_t nb_rxq,
 		      uint16_t tx_port, uint16_t rx_port, unsigned int link_wait_s,
 		      struct rte_mempool **mp);
+/* Starts every port, port i with nb_rxq[i] rx queues, and waits for all their links. */
+int bench_ports_start_each(const char *const *ports, unsigned int nb_ports, const uint16_t *nb_rxq,
+			   unsigned int link_wait_s, struct rte_mempool **mp);
 void bench_ports_stop(void);
 
 #endif

@@ -1,0 +1,83 @@
+#!/usr/bin/python3
+"""make bench's summary: tern-bench compare's rates by round, as medians, best runs and the
+median of each round's own ratio, printed and written to a results file.
+
+usage: bench_report.py COMPARE_JSON RESULTS_JSON NB_ROUTES
+"""
+import json
+import statistics
+import sys
+
+src, out, routes = sys.argv[1], sys.argv[2], int(sys.argv[3])
+cmp = json.load(open(src))
+# each contender's runs by round; a round it gave no result in is left out of its pairs
+by_round = {d["name"]: {r: p for r, p in enumerate(d["rx_pps"], 1) if p}
+            for d in cmp["duts"]}
+missing = [k for k, v in by_round.items() if not v]
+if missing:
+    sys.exit(f"bench: {', '.join(missing)} gave no result in any round")
+runs = {k: [v[r] for r in sorted(v)] for k, v in by_round.items()}
+med = {k: statistics.median(v) for k, v in runs.items()}
+best = {k: max(v) for k, v in runs.items()}
+
+
+def paired(a, b):
+    both = sorted(set(by_round[a]) & set(by_round[b]))
+    return statistics.median(by_round[a][r] / by_round[b][r] for r in both) if both else None
+
+
+cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
+            if line.startswith("model name")), "?")
+res = {"frame_size": cmp["frame_size"], "flows": cmp["flows"], "duration_s": cmp["slice_s"],
+       "rounds": cmp["rounds"], "routes": routes, "cpu": cpu,
+       "harness": "one generator for all contenders, each in turn for a slice, the others held stopped",
+       "no_result": {k: cmp["rounds"] - len(v) for k, v in runs.items()},
+       "runs_pps": runs, "median_pps": med, "best_pps": best}
+# tern and tern-b against each reference, and tern-b against tern
+pairs = [p for p in (("tern", "l3fwd"), ("tern", "testpmd"), ("tern-b", "l3fwd"),
+                     ("tern-b", "testpmd"), ("tern-b", "tern")) if p[0] in med and p[1] in med]
+for a, b in pairs:
+    key = f"{a.replace('-', '_')}_vs_{b}"
+    res[key] = med[a] / med[b]
+    res[key + "_best"] = best[a] / best[b]
+    res[key + "_paired"] = paired(a, b)
+# This VM runs every program at one of two speeds, changing over seconds to minutes. Where the
+# runs of all contenders together fall in two groups (split at their widest gap, the groups'
+# medians 1.5 times apart or more), each level's medians are compared too: runs at one level
+# met the same machine.
+pooled = sorted(x for v in runs.values() for x in v)
+if len(pooled) >= 4:
+    _, i = max((pooled[j + 1] / pooled[j], j) for j in range(len(pooled) - 1))
+    cut = (pooled[i] + pooled[i + 1]) / 2
+    if statistics.median(pooled[i + 1:]) >= 1.5 * statistics.median(pooled[:i + 1]):
+        res["levels"] = {"cut_pps": cut}
+        for name, above in (("fast", True), ("slow", False)):
+            lv = {k: [x for x in v if (x >= cut) == above] for k, v in runs.items()}
+            lv = {k: v for k, v in lv.items() if v}
+            res["levels"][name] = {"median_pps": {k: statistics.median(v) for k, v in lv.items()},
+                                   "runs": {k: len(v) for k, v in lv.items()}}
+            if "tern" in lv and "l3fwd" in lv:
+                res["levels"][name]["tern_vs_l3fwd"] = statistics.median(lv["tern"]) / statistics.median(lv["l3fwd"])
+json.dump(res, open(out, "w"), indent=2)
+
+label = {"l3fwd": "l3fwd-lpm", "testpmd": "testpmd-io"}
+print(f"\n{res['frame_size']}-byte frames, {res['flows']} flows, {routes} routes, "
+      f"{res['rounds']} rounds of {res['duration_s']:g} s, medians ({cpu}):")
+for k in runs:
+    print(f"  {k:8s} {med[k]/1e6:8.3f} Mpps   runs: " + " ".join(f"{x/1e6:.3f}" for x in runs[k]))
+for a, b in pairs:
+    key = f"{a.replace('-', '_')}_vs_{b}"
+    rr = res[key + "_paired"]
+    print(f"  {a} / {label.get(b, b)}: round by round (median of each round's ratio) "
+          f"{rr:.3f}, medians {res[key]:.3f}, best runs {res[key + '_best']:.3f}")
+if "levels" in res:
+    print(f"  by level (runs split at {res['levels']['cut_pps']/1e6:.1f} Mpps, their widest gap):")
+    for name in ("fast", "slow"):
+        lv = res["levels"][name]
+        line = ", ".join(f"{k} {lv['median_pps'][k]/1e6:.3f} ({lv['runs'][k]} runs)" for k in lv["median_pps"])
+        ratio = f": tern / l3fwd-lpm = {lv['tern_vs_l3fwd']:.3f}" if "tern_vs_l3fwd" in lv else ""
+        print(f"    {name}: {line}{ratio}")
+gaps = {k: v for k, v in res["no_result"].items() if v}
+if gaps:
+    print("  rounds without a result: " + ", ".join(f"{k} {v}" for k, v in gaps.items()))
+print(f"results: {out}")
