@@ -96,9 +96,9 @@ static int parse_dut_opt(struct compare_opts *o, int c)
 		d->pid = n;
 		return 0;
 	case 'Q':
-		if (arg_count(optarg, 1, 16, &n) < 0)
-			return fprintf(stderr, "tern-bench: %s: --queues '%s': expected 1 to 16\n",
-				       d->name, optarg), -EINVAL;
+		if (arg_count(optarg, 1, GEN_MAX_RXQ, &n) < 0)
+			return fprintf(stderr, "tern-bench: %s: --queues '%s': expected 1 to %d\n",
+				       d->name, optarg, GEN_MAX_RXQ), -EINVAL;
 		d->gen.nb_rxq = n;
 		return 0;
 	}

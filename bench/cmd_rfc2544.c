@@ -285,7 +285,7 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 		case 'n': case 'b': case 'f': case 'Q': {
 			unsigned long x;
 
-			if (arg_count(optarg, 1, c0 == 'f' ? GEN_MAX_FLOWS : c0 == 'Q' ? 16 : 100000, &x) < 0)
+			if (arg_count(optarg, 1, c0 == 'f' ? GEN_MAX_FLOWS : c0 == 'Q' ? GEN_MAX_RXQ : 100000, &x) < 0)
 				return fprintf(stderr, "tern-bench rfc2544: '%s' is not a valid count for --%s\n",
 					       optarg, c0 == 'n' ? "max-trials" : c0 == 'b' ? "b2b-repeats" :
 					       c0 == 'f' ? "flows" : "queues"), -EINVAL;

@@ -13,6 +13,7 @@
 #define GEN_MAGIC 0x7465726eu
 #define GEN_MAX_FLOWS 65536
 #define GEN_MAX_DIRS 2
+#define GEN_MAX_RXQ 16		/* rx queues polled on the receiving port */
 
 struct gen_params {
 	uint16_t tx_port;

@@ -135,8 +135,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->link_wait_s = n;
 			break;
 		case 'Q':
-			if (arg_count(optarg, 1, 16, &n) < 0)
-				return fprintf(stderr, "tern-bench: --queues '%s': expected 1 to 16\n", optarg), -EINVAL;
+			if (arg_count(optarg, 1, GEN_MAX_RXQ, &n) < 0)
+				return fprintf(stderr, "tern-bench: --queues '%s': expected 1 to %d\n", optarg, GEN_MAX_RXQ), -EINVAL;
 			o->gen.nb_rxq = n;
 			break;
 		case 'S':
