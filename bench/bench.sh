@@ -26,8 +26,8 @@ set -u
 export TERND_ONE_CPU=${TERND_ONE_CPU:-1}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
-ROUNDS=${ROUNDS:-30}
-DURATION=${DURATION:-1}
+ROUNDS=${ROUNDS:-60}
+DURATION=${DURATION:-0.5}
 FLOWS=${FLOWS:-1024}
 SIZE=${SIZE:-64}
 OUT=${OUT:-$BUILD/bench}
