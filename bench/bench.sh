@@ -150,26 +150,50 @@ bench_extra_cleanup() {
 	ip netns del "$BENCH_NETNS-b" 2>/dev/null
 }
 
+start_dut() {	# NAME: started, then held stopped
+	local t0
+	t0=$(date +%s.%N)
+	"start_$1" || exit 1
+	kill -STOP "${dpid[$1]}"
+	printf '%-8s ready in %s s\n' "$1" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+}
+
 for dut in "${DUTS[@]}"; do
 	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, l3fwd, testpmd)"; exit 1; }
-	t0=$(date +%s.%N)
-	"start_$dut" || exit 1
-	kill -STOP "${dpid[$dut]}"
-	printf '%-8s ready in %s s\n' "$dut" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
+	start_dut "$dut"
 done
 
-# one generator for all: each contender's two memif ports, under names of their own
-args=() n=0
-for dut in "${DUTS[@]}"; do
-	args+=(--dut "$dut" --pid "${dpid[$dut]}" --dst-mac 02:00:00:00:a0:00 --queues "${QUEUES[$dut]}")
-	for i in 0 1; do
-		args+=(--port "net_memif$n,role=client,id=0,socket=$TOP/$dut/memif$i.sock,socket-abstract=no,mac=02:00:00:00:b0:0$i")
-		n=$((n + 1))
+# GEN_ZERO_COPY=1 makes the generator's memif ports zero-copy clients (its packet memory,
+# in hugepage files, shared with the routers). Not the default: with DPDK 22.11 the zero-copy
+# handshake failed 1 start in 4 here (sendmsg: Bad file descriptor), and once ternd's worker
+# died of SIGBUS in its first slice. A router may also fault as a peer leaves. So up to 3
+# attempts, each with every router alive.
+ZC=
+if [ "${GEN_ZERO_COPY:-0}" = 1 ]; then
+	case $BENCH_MEM in *single-file-segments*) ZC=,zero-copy=yes ;; *) echo "bench: zero-copy needs hugepages; copying" ;; esac
+fi
+for attempt in 1 2 3; do
+	for dut in "${DUTS[@]}"; do
+		alive "${dpid[$dut]}" && continue
+		wait "${dpid[$dut]}"
+		echo "bench: $dut had died (exit status $?); starting it again"
+		start_dut "$dut"
 	done
+	# one generator for all: each contender's two memif ports, under names of their own
+	args=() n=0
+	for dut in "${DUTS[@]}"; do
+		args+=(--dut "$dut" --pid "${dpid[$dut]}" --dst-mac 02:00:00:00:a0:00 --queues "${QUEUES[$dut]}")
+		for i in 0 1; do
+			args+=(--port "net_memif$n,role=client,id=0,socket=$TOP/$dut/memif$i.sock,socket-abstract=no,mac=02:00:00:00:b0:0$i$ZC")
+			n=$((n + 1))
+		done
+	done
+	"$GEN_BIN" compare --eal "-l 0 $BENCH_MEM --file-prefix tern-bench-gen --log-level=*:error" \
+		"${args[@]}" --rounds "$ROUNDS" --slice "$DURATION" --flows "$FLOWS" --size "$SIZE" --json \
+		> "$TOP/compare.json" && break
+	echo "bench: the generator failed (attempt $attempt of 3)"
+	[ "$attempt" = 3 ] && exit 1
 done
-"$GEN_BIN" compare --eal "-l 0 $BENCH_MEM --file-prefix tern-bench-gen --log-level=*:error" \
-	"${args[@]}" --rounds "$ROUNDS" --slice "$DURATION" --flows "$FLOWS" --size "$SIZE" --json \
-	> "$TOP/compare.json" || { echo "bench: the generator failed"; exit 1; }
 for dut in "${DUTS[@]}"; do
 	alive "${dpid[$dut]}" || echo "bench: $dut died during the run (its later rounds have no result)"
 	stop_dut "$dut"
