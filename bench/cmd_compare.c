@@ -38,7 +38,7 @@ struct compare_opts {
 	bool json;
 };
 
-static volatile int quit;
+static volatile sig_atomic_t quit;	/* set by SIGINT or SIGTERM */
 
 static void on_signal(int sig)
 {

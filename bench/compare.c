@@ -99,7 +99,7 @@ static void compare_slice(struct compare_dut *dut, const struct compare_params *
 
 int compare_run(struct compare_dut *duts, unsigned int nb, const struct compare_params *cp,
 		struct rte_mempool *mp, struct compare_slice *slices, FILE *log,
-		volatile const int *quit)
+		volatile const sig_atomic_t *quit)
 {
 	unsigned int r, k, d;
 

@@ -2,6 +2,7 @@
 #ifndef TERN_BENCH_COMPARE_H
 #define TERN_BENCH_COMPARE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -48,7 +49,7 @@ struct compare_slice {
  */
 int compare_run(struct compare_dut *duts, unsigned int nb, const struct compare_params *cp,
 		struct rte_mempool *mp, struct compare_slice *slices, FILE *log,
-		volatile const int *quit);
+		volatile const sig_atomic_t *quit);
 
 /* Contenders with a pid: each is continued (for the ports to connect) or put back as it was found. */
 int compare_continue_all(struct compare_dut *duts, unsigned int nb);
