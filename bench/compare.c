@@ -12,6 +12,7 @@
 #include <rte_ethdev.h>
 
 #include "bench/compare.h"
+#include "bench/ports.h"
 
 int compare_proc_stopped(pid_t pid)
 {
@@ -61,13 +62,6 @@ void compare_restore_all(const struct compare_dut *duts, unsigned int nb)
 			kill(duts[d].pid, duts[d].was_stopped ? SIGSTOP : SIGCONT);
 }
 
-static bool link_up(uint16_t port)
-{
-	struct rte_eth_link l;
-
-	return rte_eth_link_get_nowait(port, &l) == 0 && l.link_status;
-}
-
 static void compare_slice(struct compare_dut *dut, const struct compare_params *cp,
 			  struct rte_mempool *mp, struct compare_slice *s)
 {
@@ -80,7 +74,7 @@ static void compare_slice(struct compare_dut *dut, const struct compare_params *
 		s->why = "its process is gone";
 		return;
 	}
-	if (!link_up(dut->gen.tx_port) || !link_up(dut->gen.rx_port)) {
+	if (!bench_port_link_up(dut->gen.tx_port) || !bench_port_link_up(dut->gen.rx_port)) {
 		s->why = "its link is down";
 	} else if ((cp->warmup_s > 0 && gen_trial(&dut->gen, 1, mp, &warm, &r) < 0) ||
 		   gen_trial(&dut->gen, 1, mp, &trial, &r) < 0 || r.elapsed_s <= 0) {

@@ -88,7 +88,7 @@ static int ports_setup(const char *const *ports, unsigned int nb_ports, const ui
 	return 0;
 }
 
-static bool link_up(uint16_t port)
+bool bench_port_link_up(uint16_t port)
 {
 	struct rte_eth_link l;
 
@@ -101,7 +101,7 @@ static int ports_wait(const uint16_t *wait, unsigned int nb_wait, unsigned int l
 	unsigned int waited, i;
 
 	for (waited = 0; waited < link_wait_s * 10; waited++) {
-		for (i = 0; i < nb_wait && link_up(wait[i]); i++)
+		for (i = 0; i < nb_wait && bench_port_link_up(wait[i]); i++)
 			;
 		if (i == nb_wait)
 			return 0;

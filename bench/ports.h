@@ -2,6 +2,7 @@
 #ifndef TERN_BENCH_PORTS_H
 #define TERN_BENCH_PORTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mempool.h>
@@ -15,6 +16,8 @@ int bench_ports_start(const char *const *ports, unsigned int nb_ports, uint16_t 
 /* Starts every port, port i with nb_rxq[i] rx queues, and waits for all their links. */
 int bench_ports_start_each(const char *const *ports, unsigned int nb_ports, const uint16_t *nb_rxq,
 			   unsigned int link_wait_s, struct rte_mempool **mp);
+/* Whether the port's link is up now (no waiting). */
+bool bench_port_link_up(uint16_t port);
 void bench_ports_stop(void);
 
 #endif
