@@ -9,12 +9,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <rte_ethdev.h>
-
 #include "bench/compare.h"
 #include "bench/ports.h"
 
-int compare_proc_stopped(pid_t pid)
+/* Whether /proc says the process is stopped (state T); -ESRCH when it is gone. */
+static int proc_stopped(pid_t pid)
 {
 	char path[64], buf[512], *p;
 	size_t n;
@@ -42,7 +41,7 @@ int compare_continue_all(struct compare_dut *duts, unsigned int nb)
 	for (d = 0; d < nb; d++) {
 		if (!duts[d].pid)
 			continue;
-		if ((st = compare_proc_stopped(duts[d].pid)) < 0 || kill(duts[d].pid, SIGCONT) < 0) {
+		if ((st = proc_stopped(duts[d].pid)) < 0 || kill(duts[d].pid, SIGCONT) < 0) {
 			fprintf(stderr, "tern-bench: %s: process %d is not running\n", duts[d].name,
 				(int)duts[d].pid);
 			return -ESRCH;

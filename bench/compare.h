@@ -55,7 +55,4 @@ int compare_run(struct compare_dut *duts, unsigned int nb, const struct compare_
 int compare_continue_all(struct compare_dut *duts, unsigned int nb);
 void compare_restore_all(const struct compare_dut *duts, unsigned int nb);
 
-/* Whether /proc says the process is stopped (state T); -ESRCH when it is gone. */
-int compare_proc_stopped(pid_t pid);
-
 #endif
