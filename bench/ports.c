@@ -11,6 +11,7 @@
 #include <rte_mbuf.h>
 
 #include "bench/ports.h"
+#include "dataplane/memseg_fd_guard.h"
 
 #define MAX_ARGS 64
 
@@ -69,6 +70,11 @@ static int ports_setup(const char *const *ports, unsigned int nb_ports, const ui
 	if (*mp == NULL) {
 		fprintf(stderr, "tern-bench: cannot create the packet pool: %s\n", rte_strerror(rte_errno));
 		return -ENOMEM;
+	}
+	/* zero-copy memif clients share the pool's hugepage files (dataplane/memseg_fd_guard.c) */
+	if (memseg_fd_guard_arm() < 0) {
+		fprintf(stderr, "tern-bench: cannot guard the hugepage files zero-copy ports share\n");
+		return -ENOSPC;
 	}
 	RTE_ETH_FOREACH_DEV(port) {
 		uint16_t q, nq = port < nb_ports ? nb_rxq[port] : 1;

@@ -7,6 +7,7 @@
 #include <rte_mbuf.h>
 
 #include "dataplane/dp.h"
+#include "dataplane/memseg_fd_guard.h"
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
 
@@ -174,8 +175,16 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 
 int dp_port_start(struct dp_port *p, char *err, size_t errlen)
 {
-	int rc = rte_eth_dev_start(p->port_id);
+	int rc;
 
+	/* a zero-copy memif client hands these to its peer (memseg_fd_guard.c) */
+	rc = memseg_fd_guard_arm();
+	if (rc < 0) {
+		snprintf(err, errlen, "port %s: cannot guard the hugepage files a zero-copy memif port shares: %s",
+			 p->name, rte_strerror(-rc));
+		return rc;
+	}
+	rc = rte_eth_dev_start(p->port_id);
 	if (rc < 0) {
 		snprintf(err, errlen, "port %s: cannot start: %s", p->name, rte_strerror(-rc));
 		return rc;

@@ -1,0 +1,93 @@
+/*
+ * EAL's hugepage file descriptors stay EAL's.
+ *
+ * DPDK 22.11's memif PMD, as a zero-copy client, offers the peer its packet memory: each
+ * memseg list becomes a region whose file descriptor is rte_memseg_get_fd()'s, which is
+ * EAL's own and must not be closed. Once the port is connected, memif_connect() closes it
+ * all the same (and memif_free_regions() does on a disconnect). The next zero-copy port,
+ * or the same one reconnecting, then sends the peer whatever file now holds that number:
+ * a closed one (the handshake fails with "sendmsg: Bad file descriptor") or, most often,
+ * the memfd the PMD has just made for that port's rings. The peer maps that small file as
+ * the whole 256 MiB region and dies of SIGBUS at its first packet. This happened in one
+ * bench start in three, with four zero-copy ports, and killed ternd (session 12).
+ *
+ * So close() is taken here, as controlplane/memif_peer_guard.c takes munmap(): once armed, a close of
+ * one of EAL's memseg file descriptors is refused quietly (it returns 0 and the file stays
+ * open) and every other close goes straight on. EAL itself would close one only when a
+ * memseg list empties or at cleanup; the file then stays open until exit, no worse.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <rte_memory.h>
+
+#include "dataplane/memseg_fd_guard.h"
+
+typedef int (*close_fn)(int);
+
+static close_fn next_close;
+static int guarded_fd[MEMSEG_FD_GUARD_MAX];
+static unsigned int nb_guarded;
+
+/* The next definition: libc's, or a sanitizer's interceptor; none in a static binary. */
+__attribute__((constructor)) static void memseg_fd_guard_init(void)
+{
+	next_close = (close_fn)dlsym(RTLD_NEXT, "close");
+}
+
+static bool guarded(int fd)
+{
+	unsigned int i, n = __atomic_load_n(&nb_guarded, __ATOMIC_ACQUIRE);
+
+	for (i = 0; i < n; i++)
+		if (guarded_fd[i] == fd)
+			return true;
+	return false;
+}
+
+int memseg_fd_guard_add(int fd)
+{
+	unsigned int n = __atomic_load_n(&nb_guarded, __ATOMIC_RELAXED);
+
+	if (fd < 0)
+		return -EBADF;
+	if (guarded(fd))
+		return 0;
+	if (n == MEMSEG_FD_GUARD_MAX)
+		return -ENOSPC;
+	guarded_fd[n] = fd;
+	__atomic_store_n(&nb_guarded, n + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int add_memseg(const struct rte_memseg_list *msl, const struct rte_memseg *ms, void *arg)
+{
+	int *rc = arg;
+	int fd = rte_memseg_get_fd_thread_unsafe(ms);
+
+	(void)msl;
+	if (fd >= 0 && *rc == 0)
+		*rc = memseg_fd_guard_add(fd);
+	return 0;
+}
+
+int memseg_fd_guard_arm(void)
+{
+	int rc = 0;
+
+	/* memory with no file of its own (--no-huge) has none to guard */
+	rte_memseg_walk(add_memseg, &rc);
+	return rc;
+}
+
+int close(int fd)
+{
+	if (guarded(fd))
+		return 0;
+	if (next_close == NULL)
+		return syscall(SYS_close, fd);
+	return next_close(fd);
+}
