@@ -20,7 +20,7 @@
 # tern, tern-b when TERN_B is set, l3fwd, testpmd). All of ternd's threads run on the
 # forwarding core, as l3fwd's only busy thread does (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
-# fault in a router when its peer leaves (controlplane/port_unmap_guard.c guards ternd; l3fwd
+# fault in a router when its peer leaves (controlplane/memif_peer_guard.c guards ternd; l3fwd
 # and testpmd have no guard), and here no peer leaves before the end.
 set -u
 export TERND_ONE_CPU=${TERND_ONE_CPU:-1}

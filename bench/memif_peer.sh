@@ -4,7 +4,7 @@
 # all of ternd on one CPU (lib.sh's TERND_ONE_CPU), where the EAL interrupt thread that
 # handles a disconnect preempts the worker wherever it is. DPDK 22.11's memif PMD then
 # unmaps the peer's rings while the worker may be between testing the port's connected flag
-# and reading a ring (controlplane/port_unmap_guard.c): before the guard, ternd died in
+# and reading a ring (controlplane/memif_peer_guard.c): before the guard, ternd died in
 # about one session of twelve. Exits 1 if ternd dies or a session forwards nothing.
 #
 #   bench/memif_peer.sh [BUILD]

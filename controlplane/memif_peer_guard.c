@@ -1,6 +1,8 @@
 /*
- * A memif peer that leaves must not take ternd down with it.
+ * A memif peer must not take ternd down with it: neither by leaving, nor by announcing
+ * more memory than it shares.
  *
+ * Leaving.
  * DPDK 22.11's memif PMD handles a peer's disconnect in the EAL interrupt thread: it
  * clears the port's connected flag, then unmaps the peer's shared memory (the rings and
  * buffers). Its burst functions test that flag and then read the rings, with nothing in
@@ -13,24 +15,41 @@
  * service, around its transmit). Each of them has then either left the burst function or
  * entered it after the flag was cleared, and returns at once. Every other munmap goes
  * straight on.
+ *
+ * Announcing. A peer sends each region as a file descriptor and a size, and the PMD maps
+ * that size without looking at the file: a region larger than its file maps, and the
+ * first packet the worker reads past the file's end kills ternd with SIGBUS. DPDK 22.11's
+ * own zero-copy client did exactly that (dataplane/memseg_fd_guard.c tells how). So an
+ * mmap from the memif PMD of a shared file is refused (EINVAL) when the file is shorter
+ * than the mapping: the PMD logs "mmap failed", drops that connection, and the port waits
+ * for the peer's next one. A memfd the peer sealed against shrinking (the PMD's own are)
+ * stays that long; a hugepage file can still lose pages later, which no check made here
+ * can see.
  */
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "controlplane/log.h"
+#include "controlplane/memif_peer_guard.h"
 #include "dataplane/rcu.h"
 
 typedef int (*munmap_fn)(void *, size_t);
+typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 
 static munmap_fn next_munmap;
+static mmap_fn next_mmap;
 
 /* The next definition: libc's, or a sanitizer's interceptor in the asan and fuzz builds. */
 __attribute__((constructor)) static void port_unmap_guard_init(void)
 {
 	next_munmap = (munmap_fn)dlsym(RTLD_NEXT, "munmap");
+	next_mmap = (mmap_fn)dlsym(RTLD_NEXT, "mmap");
 }
 
 static bool called_from_memif_pmd(const void *caller)
@@ -49,3 +68,31 @@ int munmap(void *addr, size_t len)
 		return syscall(SYS_munmap, addr, len);
 	return next_munmap(addr, len);
 }
+
+bool memif_peer_region_fits(int fd, size_t len, off_t off)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+		return true;	/* not a file whose end can be passed; mmap itself judges */
+	return off >= 0 && (uint64_t)st.st_size >= (uint64_t)off && (uint64_t)st.st_size - off >= len;
+}
+
+void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (fd >= 0 && (flags & MAP_SHARED) && called_from_memif_pmd(__builtin_return_address(0)) &&
+	    !memif_peer_region_fits(fd, len, off)) {
+		TERN_LOG_RATELIMITED(main, ERR,
+				     "a memif peer announced a region of %zu bytes over a smaller file; connection refused",
+				     len);
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	if (next_mmap == NULL)
+		return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+	return next_mmap(addr, len, prot, flags, fd, off);
+}
+
+/* The name the PMD imports (with 64-bit offsets, glibc's mmap64 is mmap). */
+void *mmap64(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+	__attribute__((alias("mmap")));

@@ -101,7 +101,7 @@ static unsigned int drain_rings(void)
 /*
  * Inside a port's burst function this thread is an RCU reader, like a worker: a memif
  * peer that leaves has its memory unmapped only after a grace period (see
- * controlplane/port_unmap_guard.c). Offline otherwise, it never holds a grace period up.
+ * controlplane/memif_peer_guard.c). Offline otherwise, it never holds a grace period up.
  */
 static uint16_t port_send(uint16_t port_id, uint16_t txq, struct rte_mbuf **m, uint16_t n)
 {

@@ -1,7 +1,7 @@
 #!/bin/bash
 # A memif peer leaves and comes back 40 times while ternd forwards between two memif ports,
 # all of ternd on one CPU: ternd must live through every disconnect and forward in every
-# session. Without controlplane/port_unmap_guard.c the worker read the peer's unmapped
+# session. Without controlplane/memif_peer_guard.c the worker read the peer's unmapped
 # rings in about one session of fourteen and ternd died of SIGSEGV.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin memif-peer
