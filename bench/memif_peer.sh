@@ -7,11 +7,16 @@
 # and reading a ring (controlplane/memif_peer_guard.c): before the guard, ternd died in
 # about one session of twelve. Exits 1 if ternd dies or a session forwards nothing.
 #
+# BAD_PEERS=N first sends N peers that announce more memory than they share
+# (bench/memif_bad_peer.py): ternd must refuse each, say so in its log, and stay up; the
+# sessions then show that the port still takes a good peer.
+#
 #   bench/memif_peer.sh [BUILD]
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 SESSIONS=${SESSIONS:-24}
+BAD_PEERS=${BAD_PEERS:-0}
 export TERND_ONE_CPU=${TERND_ONE_CPU:-1}
 . "$ROOT/bench/lib.sh"
 bench_begin memif-peer
@@ -24,6 +29,20 @@ tern -c "configure terminal" \
 	-c "exit" -c "arp 198.18.0.2 02:00:00:00:b0:00 m0" -c "arp 198.18.1.2 02:00:00:00:b0:01 m1" \
 	-c "ip route 198.19.0.0/16 198.18.1.2" -c "end" >/dev/null || { echo "memif-peer: configuring ternd failed"; exit 1; }
 
+for b in $(seq "$BAD_PEERS"); do
+	/usr/bin/python3 "$ROOT/bench/memif_bad_peer.py" "$DIR/memif0.sock"
+	case $? in
+	0) ;;
+	1) echo "memif-peer: ternd accepted a region past its file's end (bad peer $b)"; exit 1 ;;
+	*) echo "memif-peer: bad peer $b could not complete its handshake"; exit 1 ;;
+	esac
+	kill -0 "$pid" 2>/dev/null || { wait "$pid"; echo "memif-peer: ternd died (exit status $?) after bad peer $b"; pid=; exit 1; }
+done
+if [ "$BAD_PEERS" -gt 0 ]; then
+	n=$(grep -c 'announced a region of .* over a smaller file; connection refused' "$DIR/ternd.log")
+	echo "memif-peer: ternd refused $BAD_PEERS bad peers and logged $n refusals"
+	[ "$n" -ge 1 ] || { echo "memif-peer: ternd did not say why it refused"; exit 1; }
+fi
 echo "memif-peer: $SESSIONS generator sessions against one ternd"
 for s in $(seq "$SESSIONS"); do
 	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-$BENCH_NAME-gen --log-level=*:error" \
