@@ -163,13 +163,15 @@ for dut in "${DUTS[@]}"; do
 	start_dut "$dut"
 done
 
-# GEN_ZERO_COPY=1 makes the generator's memif ports zero-copy clients (its packet memory,
-# in hugepage files, shared with the routers). Not the default: with DPDK 22.11 the zero-copy
-# handshake failed 1 start in 4 here (sendmsg: Bad file descriptor), and once ternd's worker
-# died of SIGBUS in its first slice. A router may also fault as a peer leaves. So up to 3
-# attempts, each with every router alive.
+# The generator's memif ports are zero-copy clients, as the benchmark's definition asks: its
+# packet memory (hugepage files) is shared with the routers, so the tester does not copy
+# frames and more of its CPU goes to offering and counting them. GEN_ZERO_COPY=0 makes them
+# copy. DPDK 22.11's zero-copy client closed EAL's hugepage file descriptors and then sent
+# routers the wrong file (one start in three failed, and a router died of SIGBUS) until
+# tern-bench kept them open (dataplane/memseg_fd_guard.c). A router may still fault as a
+# peer leaves, so up to 3 attempts, each with every router alive.
 ZC=
-if [ "${GEN_ZERO_COPY:-0}" = 1 ]; then
+if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
 	case $BENCH_MEM in *single-file-segments*) ZC=,zero-copy=yes ;; *) echo "bench: zero-copy needs hugepages; copying" ;; esac
 fi
 for attempt in 1 2 3; do
