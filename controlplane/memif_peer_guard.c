@@ -10,9 +10,9 @@
  * longer mapped, and the whole router dies of SIGSEGV (in about one generator session of
  * twelve with all of ternd on one CPU; l3fwd died the same way). The PMD gives no event
  * before it unmaps, so ternd takes the one call it cannot skip: munmap, which the PMD
- * reaches through the PLT. A call made from the memif PMD first waits for a grace period of every
- * thread that polls or sends on ports (the workers, between graph walks; the exception
- * service, around its transmit). Each of them has then either left the burst function or
+ * reaches through the PLT. A call made from the memif PMD first waits for a grace period
+ * of every thread that polls or sends on ports (the workers, between graph walks; the
+ * exception service, around its transmit). Each of them has then either left the burst function or
  * entered it after the flag was cleared, and returns at once. Every other munmap goes
  * straight on.
  *
@@ -27,9 +27,9 @@
  * can see.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <string.h>
-#include <errno.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -46,7 +46,7 @@ static munmap_fn next_munmap;
 static mmap_fn next_mmap;
 
 /* The next definition: libc's, or a sanitizer's interceptor in the asan and fuzz builds. */
-__attribute__((constructor)) static void port_unmap_guard_init(void)
+__attribute__((constructor)) static void memif_peer_guard_init(void)
 {
 	next_munmap = (munmap_fn)dlsym(RTLD_NEXT, "munmap");
 	next_mmap = (mmap_fn)dlsym(RTLD_NEXT, "mmap");

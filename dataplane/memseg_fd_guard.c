@@ -11,10 +11,11 @@
  * the whole 256 MiB region and dies of SIGBUS at its first packet. This happened in one
  * bench start in three, with four zero-copy ports, and killed ternd (session 12).
  *
- * So close() is taken here, as controlplane/memif_peer_guard.c takes munmap(): once armed, a close of
- * one of EAL's memseg file descriptors is refused quietly (it returns 0 and the file stays
- * open) and every other close goes straight on. EAL itself would close one only when a
- * memseg list empties or at cleanup; the file then stays open until exit, no worse.
+ * So close() is taken here, as controlplane/memif_peer_guard.c takes munmap(): once
+ * armed, a close of one of EAL's memseg file descriptors is refused quietly (it returns 0
+ * and the file stays open) and every other close goes straight on. EAL itself would close
+ * one only when a memseg list empties or at cleanup; the file then stays open until exit,
+ * no worse. One thread arms (ternd's main thread, before each port start); any may close.
  */
 #include <dlfcn.h>
 #include <errno.h>
