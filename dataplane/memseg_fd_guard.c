@@ -12,10 +12,11 @@
  * bench start in three, with four zero-copy ports, and killed ternd (session 12).
  *
  * So close() is taken here, as controlplane/memif_peer_guard.c takes munmap(): once
- * armed, a close of one of EAL's memseg file descriptors is refused quietly (it returns 0
- * and the file stays open) and every other close goes straight on. EAL itself would close
- * one only when a memseg list empties or at cleanup; the file then stays open until exit,
- * no worse. One thread arms (ternd's main thread, before each port start); any may close.
+ * armed, a close of a descriptor the PMD takes from EAL (one a memseg list) is refused
+ * quietly (it returns 0 and the file stays open) and every other close goes straight on.
+ * EAL itself would close one only when its list or page is freed, or at cleanup; the file
+ * then stays open until exit, holding at most one page a list. One thread arms (ternd's
+ * main thread, before each port start); any may close.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_memory.h>
 
 #include "dataplane/memseg_fd_guard.h"
@@ -64,24 +66,39 @@ int memseg_fd_guard_add(int fd)
 	return 0;
 }
 
-static int add_memseg(const struct rte_memseg_list *msl, const struct rte_memseg *ms, void *arg)
-{
-	int *rc = arg;
-	int fd = rte_memseg_get_fd_thread_unsafe(ms);
+struct arm_walk {
+	const struct rte_memseg_list *msl;	/* the list whose first memseg was seen last */
+	int rc;
+};
 
-	(void)msl;
-	if (fd >= 0 && *rc == 0)
-		*rc = memseg_fd_guard_add(fd);
+/*
+ * The PMD makes a region of each memseg list, with the descriptor of the first memseg the
+ * walk meets in it: that is the one it closes, and the one guarded. With one file a list
+ * (--single-file-segments, which zero-copy needs) it is the list's; with a file a page, the
+ * other pages' files are EAL's alone to close, and give their page back when it does.
+ */
+static int add_first_memseg(const struct rte_memseg_list *msl, const struct rte_memseg *ms,
+			    void *arg)
+{
+	struct arm_walk *w = arg;
+	int fd;
+
+	if (msl == w->msl || w->rc < 0)
+		return 0;
+	w->msl = msl;
+	fd = rte_memseg_get_fd_thread_unsafe(ms);
+	if (fd >= 0)	/* memory with no file of its own (--no-huge) has none to guard */
+		w->rc = memseg_fd_guard_add(fd);
 	return 0;
 }
 
 int memseg_fd_guard_arm(void)
 {
-	int rc = 0;
+	struct arm_walk w = { .msl = NULL, .rc = 0 };
 
-	/* memory with no file of its own (--no-huge) has none to guard */
-	rte_memseg_walk(add_memseg, &rc);
-	return rc;
+	RTE_BUILD_BUG_ON(MEMSEG_FD_GUARD_MAX < RTE_MAX_MEMSEG_LISTS);
+	rte_memseg_walk(add_first_memseg, &w);
+	return w.rc;
 }
 
 int close(int fd)

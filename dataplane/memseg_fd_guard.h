@@ -2,13 +2,13 @@
 #ifndef TERN_MEMSEG_FD_GUARD_H
 #define TERN_MEMSEG_FD_GUARD_H
 
-/* One a memseg list with --single-file-segments, else one a page: 8 GiB of 2 MiB pages. */
-#define MEMSEG_FD_GUARD_MAX 4096
+/* One a memseg list: at least RTE_MAX_MEMSEG_LISTS (128 in DPDK 22.11's default build). */
+#define MEMSEG_FD_GUARD_MAX 256
 
 /* Guards fd from close(): 0, -EBADF for a negative one, -ENOSPC when the guard is full. */
 int memseg_fd_guard_add(int fd);
 
-/* Guards the file descriptor of every memseg EAL holds now: 0, or -ENOSPC when full. */
+/* Guards the descriptor the memif PMD takes for each memseg list now: 0, or -ENOSPC. */
 int memseg_fd_guard_arm(void);
 
 #endif
