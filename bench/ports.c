@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -53,6 +54,36 @@ int bench_eal_start(const char *eal, const char *const *ports, unsigned int nb_p
 	return 0;
 }
 
+/* Slots in each of the port's rings: memif's rsize (log2, 10 by default), else our 1024. */
+static unsigned int port_ring_slots(const char *port)
+{
+	const char *r = strstr(port, ",rsize=");
+	unsigned long log2;
+	char *end;
+
+	if (strncmp(port, "net_memif", 9) != 0 || r == NULL)
+		return 1024;
+	log2 = strtoul(r + 7, &end, 10);
+	return end != r + 7 && (*end == ',' || *end == '\0') && log2 <= 14 ? 1u << log2 : 1024;
+}
+
+/*
+ * 16k buffers for a pair of ports, 8k more for each port beyond; and never fewer than what
+ * zero-copy memif clients hold: their own buffers posted in every receive ring and in
+ * flight in every transmit ring (rsize=12 on two ports with two rx queues: 24k), with 8k
+ * to work with. Sizes are 2^n - 1, the mempool's best.
+ */
+unsigned int bench_pool_mbufs(const char *const *ports, unsigned int nb_ports, const uint16_t *nb_rxq)
+{
+	unsigned int i, held = 0, n = nb_ports <= 2 ? 16384 : 8192 * nb_ports;
+
+	for (i = 0; i < nb_ports; i++)
+		held += (nb_rxq[i] + 1u) * port_ring_slots(ports[i]);
+	while (n - 1 < held + 8192)
+		n *= 2;
+	return n - 1;
+}
+
 /* Every port with its own count of rx queues (the router may send on each) and one tx queue. */
 static int ports_setup(const char *const *ports, unsigned int nb_ports, const uint16_t *nb_rxq,
 		       struct rte_mempool **mp)
@@ -64,8 +95,7 @@ static int ports_setup(const char *const *ports, unsigned int nb_ports, const ui
 		fprintf(stderr, "tern-bench: %u port(s) given, DPDK found %u\n", nb_ports, nb);
 		return -ENODEV;
 	}
-	/* 16k buffers for a pair of ports, 8k more for each port beyond */
-	*mp = rte_pktmbuf_pool_create("bench_pool", nb_ports <= 2 ? 16383 : 8192 * nb_ports - 1, 256, 0,
+	*mp = rte_pktmbuf_pool_create("bench_pool", bench_pool_mbufs(ports, nb_ports, nb_rxq), 256, 0,
 				      RTE_MBUF_DEFAULT_BUF_SIZE, rte_socket_id());
 	if (*mp == NULL) {
 		fprintf(stderr, "tern-bench: cannot create the packet pool: %s\n", rte_strerror(rte_errno));

@@ -16,6 +16,8 @@ int bench_ports_start(const char *const *ports, unsigned int nb_ports, uint16_t 
 /* Starts every port, port i with nb_rxq[i] rx queues, and waits for all their links. */
 int bench_ports_start_each(const char *const *ports, unsigned int nb_ports, const uint16_t *nb_rxq,
 			   unsigned int link_wait_s, struct rte_mempool **mp);
+/* Buffers in the generator's pool for these ports, port i with nb_rxq[i] rx queues. */
+unsigned int bench_pool_mbufs(const char *const *ports, unsigned int nb_ports, const uint16_t *nb_rxq);
 /* Whether the port's link is up now (no waiting). */
 bool bench_port_link_up(uint16_t port);
 void bench_ports_stop(void);
