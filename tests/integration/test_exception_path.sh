@@ -23,8 +23,11 @@ out=$(ip netns exec "$H1" ping -c 2 -i 0.2 -W 1 -t 1 198.18.1.2)
 check "TTL 1: time exceeded from 198.18.0.1" grep -q "From 198.18.0.1 icmp_seq=1 Time to live exceeded" <<<"$out"
 out=$(ip netns exec "$H1" ping -c 1 -W 1 198.19.200.1)
 check "no route: net unreachable from 198.18.0.1" grep -q "From 198.18.0.1 icmp_seq=1 Destination Net Unreachable" <<<"$out"
-out=$(ip netns exec "$H1" traceroute -n -w 1 -q 1 198.18.1.2)
-check "traceroute shows the router then h2" [ "$(awk 'NR > 1 { print $2 }' <<<"$out" | tr '\n' ' ')" = "198.18.0.1 198.18.1.2 " ]
+# two probes a hop: a hop passes when either answers (one lost probe failed a CI run), and
+# each hop must still answer from the router, then from h2
+out=$(ip netns exec "$H1" traceroute -n -w 1 -q 2 198.18.1.2)
+hops=$(awk 'NR > 1 { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+\.[0-9]+\.[0-9]+$/) { print $i; break } }' <<<"$out" | tr '\n' ' ')
+check "traceroute shows the router then h2" [ "$hops" = "198.18.0.1 198.18.1.2 " ] || sed 's/^/    /' <<<"$out"
 
 # unresolved next hop: a fresh neighbour is resolved by the kernel, then forwarded by the dataplane
 ip -n "$H2" addr add 198.18.1.3/24 dev "$W1"
