@@ -37,6 +37,9 @@ check "show interfaces counters has rates" grep -qE "^dp0 +[0-9]+ +[1-9][0-9]+ "
 check "show errors carries rates for every reason" \
 	json_true '"rates_pps" in j and "drop_other_host" in j["rates_pps"] and "punt_arp" in j["rates_pps"]' <<<"$errs"
 sleep 2.2
-check "a second after the traffic stops, the rates are zero again" \
-	json_true 'j["workers"][0]["pps"] == 0' <<<"$(tern_cli --json -c "show workers")"
+# Back to what the hosts send on their own (an ARP probe as a neighbour entry goes stale, say),
+# against 500 packets/s a moment before: one CI run under ASan saw a rate above 0 here.
+after=$(tern_cli --json -c "show workers")
+check "a second after the traffic stops, the rates are back to idle (under 5 packets/s)" \
+	json_true 'j["workers"][0]["pps"] < 5' <<<"$after" || say "pps now: $(json_field 'j["workers"][0]["pps"]' <<<"$after")"
 tern_test_end
