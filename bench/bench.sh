@@ -82,12 +82,7 @@ start_ternd() {	# NAME NAMESPACE: a ternd with the table, its pid in dpid[NAME]
 	dpid[$1]=$pid
 	pid=
 	{
-		echo "configure terminal"
-		echo "interface m0"; echo "ip address 198.18.0.1/24"
-		echo "interface m1"; echo "ip address 198.18.1.1/24"; echo "exit"
-		echo "arp 198.18.0.2 02:00:00:00:b0:00 m0"
-		echo "arp 198.18.1.2 02:00:00:00:b0:01 m1"
-		echo "ip route 198.19.0.0/16 198.18.1.2"
+		memif_forwarding_commands
 		[ "$TABLE" = 1m ] || sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
 	} | tern -f - >/dev/null || { echo "$1: configuring ternd failed"; return 1; }
 	if [ "$TABLE" = 1m ]; then	# through the kernel, as a routing daemon would

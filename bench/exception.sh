@@ -11,9 +11,7 @@ bench_begin exc
 hugepages_reserve 1024
 memif_ports 'punt_rate = 10000000\npunt_burst = 100000\n' | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 65536
 ternd_start || exit 1
-tern -c "configure terminal" -c "interface m0" -c "ip address 198.18.0.1/24" \
-	-c "interface m1" -c "ip address 198.18.1.1/24" -c "exit" \
-	-c "arp 198.18.1.2 02:00:00:00:b0:01 m1" -c "end" >/dev/null || exit 1
+memif_forwarding_setup exception || exit 1
 exc() { tern --json -c "show exception" | /usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
 
 # port -> kernel: UDP to the router's own address, as fast as the generator goes

@@ -15,10 +15,7 @@ bench_begin flood
 hugepages_reserve 1024
 memif_ports "punt_rate = $PUNT_RATE\n" | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 65536
 ternd_start || exit 1
-tern -c "configure terminal" -c "interface m0" -c "ip address 198.18.0.1/24" \
-	-c "interface m1" -c "ip address 198.18.1.1/24" -c "exit" \
-	-c "arp 198.18.0.2 02:00:00:00:b0:00 m0" -c "arp 198.18.1.2 02:00:00:00:b0:01 m1" \
-	-c "ip route 198.19.0.0/16 198.18.1.2" -c "end" >/dev/null || { echo "flood: configuring ternd failed"; exit 1; }
+memif_forwarding_setup flood || exit 1
 
 gen() {	# RATE [flood share %] -> JSON
 	local flood=()

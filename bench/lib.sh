@@ -39,6 +39,26 @@ memif_ports() {	# [extra keys for m0, with \n]
 		"${1:-}" "$(memif 1 server 02:00:00:00:a0:01)"
 }
 
+# ternd's forwarding configuration in the two-port memif harness, as lines for `tern -f -`:
+# m0 198.18.0.1/24 and m1 198.18.1.1/24; the generator's ports (02:00:00:00:b0:00 and
+# 02:00:00:00:b0:01) in the ARP table as 198.18.0.2 and 198.18.1.2; and 198.19.0.0/16, where
+# tern-bench's flows go, through m1. It ends in configuration mode, so more commands may follow.
+memif_forwarding_commands() {
+	printf '%s\n' "configure terminal" "interface m0" "ip address 198.18.0.1/24" \
+		"interface m1" "ip address 198.18.1.1/24" "exit" \
+		"arp 198.18.0.2 02:00:00:00:b0:00 m0" "arp 198.18.1.2 02:00:00:00:b0:01 m1" \
+		"ip route 198.19.0.0/16 198.18.1.2"
+}
+
+# Gives the running ternd that configuration, then each COMMAND (configuration mode); WHO
+# names the caller in the one line printed when ternd refuses any of it.
+memif_forwarding_setup() {	# WHO [COMMAND...]
+	local who=$1
+	shift
+	{ memif_forwarding_commands; [ $# -eq 0 ] || printf '%s\n' "$@"; } | tern -f - >/dev/null ||
+		{ echo "$who: configuring ternd failed"; return 1; }
+}
+
 wait_socket() {	# SOCKET PID LOG
 	for _ in $(seq 150); do
 		"$BUILD/tern" -s "$1" -c "show version" >/dev/null 2>&1 && return 0

@@ -36,10 +36,7 @@ for _ in $(seq 100); do [ -S "$DIR/memif1.sock" ] && break; sleep 0.1; done
 printf '[port m0]\ndev = %s\n[port m1]\ndev = %s\n' "$(zc 0 02:00:00:00:a0:00)" "$(zc 1 02:00:00:00:a0:01)" |
 	ternd_conf "$MEM_ARGS --single-file-segments" "m0:0 m1:0" 4096
 ternd_start || { kill "$gen" 2>/dev/null; exit 1; }
-tern -c "configure terminal" \
-	-c "interface m0" -c "ip address 198.18.0.1/24" -c "interface m1" -c "ip address 198.18.1.1/24" \
-	-c "exit" -c "arp 198.18.0.2 02:00:00:00:b0:00 m0" -c "arp 198.18.1.2 02:00:00:00:b0:01 m1" \
-	-c "ip route 198.19.0.0/16 198.18.1.2" -c "end" >/dev/null || { echo "memif-zc: configuring ternd failed"; exit 1; }
+memif_forwarding_setup memif-zc || exit 1
 # ternd's hugepage files, open now: the guard must keep every one of them open
 files_before=$(ls -l /proc/"$pid"/fd 2>/dev/null | grep -c "tern-$BENCH_NAME-dutmap")
 

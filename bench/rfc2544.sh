@@ -27,13 +27,11 @@ case $DUT in
 tern)
 	memif_ports | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 65536
 	ternd_start || exit 1
-	tern -c "configure terminal" -c "hostname rfc2544-dut" \
-		-c "interface m0" -c "ip address 198.18.0.1/24" -c "description generator sends here" \
-		-c "interface m1" -c "ip address 198.18.1.1/24" -c "description generator receives here" \
-		-c "exit" -c "arp 198.18.0.2 02:00:00:00:b0:00 m0" -c "arp 198.18.1.2 02:00:00:00:b0:01 m1" \
-		-c "ip route 198.19.0.0/16 198.18.1.2" -c "ip route 198.19.128.0/17 198.18.0.2" \
-		-c "end" -c "clear counters" >/dev/null ||
-		{ echo "rfc2544: configuring ternd failed"; exit 1; }
+	memif_forwarding_setup rfc2544 "hostname rfc2544-dut" \
+		"interface m0" "description generator sends here" \
+		"interface m1" "description generator receives here" "exit" \
+		"ip route 198.19.128.0/17 198.18.0.2" || exit 1
+	tern -c "clear counters" >/dev/null
 	# ternd sends what its kernel emits on a second queue; the DUT's own account goes in the report
 	extra=(--queues 2 --tern-socket "$DIR/ternd.sock")
 	;;

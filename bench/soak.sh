@@ -24,9 +24,7 @@ $(memif_ports)
 dev = net_null2
 EOC
 ternd_start || exit 1
-tern -c "configure terminal" -c "interface m0" -c "ip address 198.18.0.1/24" \
-	-c "interface m1" -c "ip address 198.18.1.1/24" -c "interface spare" -c "ip address 198.18.9.1/24" -c "exit" \
-	-c "arp 198.18.1.2 02:00:00:00:b0:01 m1" -c "ip route 198.19.0.0/16 198.18.1.2" -c "end" >/dev/null || exit 1
+memif_forwarding_setup soak "interface spare" "ip address 198.18.9.1/24" || exit 1
 gen() {	# RATE DURATION
 	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-soak-gen --log-level=*:error" \
 		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
