@@ -35,15 +35,23 @@ alone=$(gen "$transit")
 before=$(tern --json -c "show counters")
 with=$(gen $((transit * 2)) 50)
 after=$(tern --json -c "show counters")
-/usr/bin/python3 - "$alone" "$with" "$before" "$after" "$PUNT_RATE" <<'PY'
+/usr/bin/python3 - "$alone" "$with" "$before" "$after" "$PUNT_RATE" "$transit" <<'PY'
 import json, sys
 a, w = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 b, e, rate = json.loads(sys.argv[3])["ports"][0], json.loads(sys.argv[4])["ports"][0], int(sys.argv[5])
+asked = int(sys.argv[6])
 kernel = (e["punted"] - b["punted"]) / w["duration_s"]
 policed = e["policed"] - b["policed"]
-ratio = w["rx_pps"] / a["rx_pps"] if a["rx_pps"] else 0
+# what the router forwarded of the transit offered to it, beside the flood: the generator
+# may offer less than asked when this machine slows down, which is no fault of the router's
+ratio = w["rx_pps"] / w["tx_pps"] if w["tx_pps"] else 0
 print(f"transit alone:        offered {a['tx_pps']:>10.0f} pps, forwarded {a['rx_pps']:>10.0f} pps, loss {a['loss_percent']:.4f} %")
 print(f"transit beside flood: offered {w['tx_pps']:>10.0f} pps, forwarded {w['rx_pps']:>10.0f} pps, loss {w['loss_percent']:.4f} %")
 print(f"flood at 198.18.0.1:  offered {w['flood_pps']:>10.0f} pps; reached the kernel {kernel:.0f} pps (policer {rate} pps); {policed} policed")
-print(f"transit kept {100 * ratio:.1f} % of its rate under the flood (goal >= 95 %)")
+print(f"transit kept {100 * ratio:.1f} % of what was offered beside the flood (goal >= 95 %)")
+for name, r, want in (("alone", a, asked), ("beside the flood", w, 2 * asked)):
+    offered = r["tx_pps"] + r.get("flood_pps", 0)
+    if offered < 0.95 * want:
+        print(f"note: {name}, the generator offered {offered:.0f} pps of the {want} pps asked "
+              "(this machine was slower than in the flat-out trial)")
 PY
