@@ -19,10 +19,10 @@ static void worker_json(struct cmd_ctx *ctx, unsigned int i, const struct dp_wor
 			  w->rxq[q].queue);
 	ob_printf(ctx->out, "], \"packets\": %lu, \"polls\": %lu, \"busy_polls\": %lu, "
 		  "\"cycles_per_packet\": %.1f, \"interval_s\": %.3f, \"pps\": %.0f, \"busy_pct\": %.4f, "
-		  "\"recent_cycles_per_packet\": %.1f, \"stages\": {",
+		  "\"packets_per_busy_poll\": %.2f, \"recent_cycles_per_packet\": %.1f, \"stages\": {",
 		  p->rx_packets, p->polls, p->busy_polls,
 		  p->rx_packets ? (double)p->cycles / p->rx_packets : 0, rates_interval_s(), r->pps,
-		  r->busy_pct, r->cycles_per_packet);
+		  r->busy_pct, r->burst, r->cycles_per_packet);
 	for (s = 0; s < DP_STAGE_MAX; s++) {
 		const struct dp_stage_stats *st = &p->stage[s];
 
@@ -46,11 +46,13 @@ static void worker_text(struct cmd_ctx *ctx, unsigned int i, const struct dp_wor
 		ob_printf(ctx->out, " %s:%u", dp.ports[w->rxq[q].port].name, w->rxq[q].queue);
 	ob_printf(ctx->out, "\n");
 	if (rates_interval_s() > 0)
-		ob_printf(ctx->out, "  last %.1f s: %.3f Mpps, busy %.1f %% of polls, %.1f cycles/packet\n",
-			  rates_interval_s(), r->pps / 1e6, r->busy_pct, r->cycles_per_packet);
-	ob_printf(ctx->out, "  since start: %lu packets, %lu loops, %lu polls (%.1f %% busy), "
+		ob_printf(ctx->out, "  last %.1f s: %.3f Mpps, busy %.1f %% of polls with %.1f packets each, "
+			  "%.1f cycles/packet\n", rates_interval_s(), r->pps / 1e6, r->busy_pct, r->burst,
+			  r->cycles_per_packet);
+	ob_printf(ctx->out, "  since start: %lu packets, %lu loops, %lu polls (%.1f %% busy, %.1f packets each), "
 		  "%.1f cycles/packet\n", p->rx_packets, w->stats.loops, p->polls,
 		  p->polls ? 100.0 * p->busy_polls / p->polls : 0,
+		  p->busy_polls ? (double)p->rx_packets / p->busy_polls : 0,
 		  p->rx_packets ? (double)p->cycles / p->rx_packets : 0);
 	ob_printf(ctx->out, "  %-9s %14s %12s %8s %14s\n", "Stage", "Packets", "Cycles/pkt", "Share",
 		  "Recent c/rx");
@@ -92,8 +94,9 @@ static int cmd_show_workers(struct cmd_ctx *ctx)
 	else if (dp.nb_workers == 0)
 		ob_printf(ctx->out, "Workers: none\n");
 	else
-		ob_printf(ctx->out, "\nCycles/pkt: a stage's cycles per packet it handled (rx counts idle polls too);\n"
-			  "Recent c/rx: its cycles per packet received, over the last interval.\n");
+		ob_printf(ctx->out, "\nPackets each: what a busy poll brought; near %u (the burst size), the worker is at its limit.\n"
+			  "Cycles/pkt: a stage's cycles per packet it handled (rx counts idle polls too);\n"
+			  "Recent c/rx: its cycles per packet received, over the last interval.\n", DP_BURST);
 	return 0;
 }
 

@@ -118,7 +118,7 @@ void rates_worker(unsigned int worker, struct worker_rates *r)
 	const struct dp_worker_perf *a = &samples[cur ^ 1].worker[worker];
 	const struct dp_worker_perf *b = &samples[cur].worker[worker];
 	double dt = rates_interval_s();
-	uint64_t pkts, polls;
+	uint64_t pkts, polls, busy;
 	unsigned int s;
 
 	memset(r, 0, sizeof(*r));
@@ -127,7 +127,9 @@ void rates_worker(unsigned int worker, struct worker_rates *r)
 	pkts = b->rx_packets - a->rx_packets;
 	polls = b->polls - a->polls;
 	r->pps = pkts / dt;
-	r->busy_pct = polls ? 100.0 * (b->busy_polls - a->busy_polls) / polls : 0;
+	busy = b->busy_polls - a->busy_polls;
+	r->busy_pct = polls ? 100.0 * busy / polls : 0;
+	r->burst = busy ? (double)pkts / busy : 0;
 	if (pkts == 0)
 		return;
 	r->cycles_per_packet = (double)(b->cycles - a->cycles) / pkts;

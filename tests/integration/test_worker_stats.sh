@@ -23,6 +23,9 @@ check "show workers: the worker receives between 200 and 5000 packets/s over the
 	json_true '200 < j["workers"][0]["pps"] < 5000 and 0.9 < j["workers"][0]["interval_s"] < 1.5' <<<"$workers"
 check "show workers: some polls are busy, most are idle (busy share between 0 and 50 %)" \
 	json_true '0 < j["workers"][0]["busy_pct"] < 50 and j["workers"][0]["busy_polls"] > 400' <<<"$workers"
+check "show workers: a busy poll brings about one packet (echoes one at a time, not a full burst)" \
+	json_true '1 <= j["workers"][0]["packets_per_busy_poll"] < 4' <<<"$workers"
+check "show workers (text) gives the packets a busy poll brought" grep -q "% of polls with [0-9.]* packets each" <<<"$text"
 check "show workers: every stage on the forwarding path (rx, fastpath, tx) handled packets" \
 	json_true 'all(j["workers"][0]["stages"][s]["packets"] > 400 for s in ("rx", "fastpath", "tx"))' <<<"$workers"
 check "show workers: stage shares add up to 100 %" \
