@@ -30,10 +30,7 @@ ternd_start || exit 1
 memif_forwarding_setup churn || exit 1
 
 gen() {	# RATE -> JSON
-	"$GEN_BIN" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-churn-gen --log-level=*:error" \
-		--port "$(memif 0 client 02:00:00:00:b0:00),rsize=$GEN_RING_LOG2" \
-		--port "$(memif 1 client 02:00:00:00:b0:01),rsize=$GEN_RING_LOG2" \
-		--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$1" --rate "$2" --json
+	GEN_PORT_EXTRA=,rsize=$GEN_RING_LOG2 memif_gen --flows 1024 --duration "$1" --rate "$2" --json
 }
 field() { /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$pid/task/$pid/stat"; }	# the control thread

@@ -51,9 +51,7 @@ ip netns exec $H1 ping -c 3 -i 0.2 198.18.3.2 | sed 's/^/   /'
 
 echo
 echo "== tern-bench: 64-byte frames, 1024 flows into m0, routed to 198.19.0.0/16 out of m1, ${DURATION} s"
-"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-demo-gen --log-level=*:error" \
-	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-	--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$DURATION" | sed 's/^/   /'
+memif_gen --flows 1024 --duration "$DURATION" | sed 's/^/   /'
 
 echo
 echo "== demo# show interfaces brief"

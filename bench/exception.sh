@@ -16,9 +16,7 @@ exc() { tern --json -c "show exception" | /usr/bin/python3 -c "import json,sys; 
 
 # port -> kernel: UDP to the router's own address, as fast as the generator goes
 before=$(exc 'j["ports"][0]["to_kernel"]')
-"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-exc-gen --log-level=*:error" \
-	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-	--dst-mac 02:00:00:00:a0:00 --dst-ip 198.18.0.1 --duration "$DURATION" --json > "$DIR/gen.json" &
+memif_gen --queues 1 --dst-ip 198.18.0.1 --duration "$DURATION" --json > "$DIR/gen.json" &
 gen=$!
 wait $gen
 after=$(exc 'j["ports"][0]["to_kernel"]')
@@ -27,9 +25,7 @@ offered=$(/usr/bin/python3 -c "import json; print(int(json.load(open('$DIR/gen.j
 to_k=$(( (after - before) / DURATION ))
 
 # kernel -> port: UDP from ternd's namespace to a host behind m1 (static ARP: no host needed)
-"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-exc-gen --log-level=*:error" \
-	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-	--queues 2 --dst-mac 02:00:00:00:a0:00 --rate 1 --duration $((DURATION + 2)) --warmup 0 --json > /dev/null &
+memif_gen --rate 1 --duration $((DURATION + 2)) --warmup 0 --json > /dev/null &
 gen=$!
 sleep 1
 before=$(exc 'j["ports"][1]["from_kernel"]')

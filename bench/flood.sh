@@ -20,10 +20,7 @@ memif_forwarding_setup flood || exit 1
 gen() {	# RATE [flood share %] -> JSON
 	local flood=()
 	[ "${2:-0}" -gt 0 ] && flood=(--flood-ip 198.18.0.1 --flood-share "$2")
-	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-flood-gen --log-level=*:error" \
-		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-		--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 1024 --duration "$DURATION" --rate "$1" \
-		"${flood[@]}" --json
+	memif_gen --flows 1024 --duration "$DURATION" --rate "$1" "${flood[@]}" --json
 }
 field() { /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 

@@ -42,9 +42,7 @@ if [ "$BAD_PEERS" -gt 0 ]; then
 fi
 echo "memif-peer: $SESSIONS generator sessions against one ternd"
 for s in $(seq "$SESSIONS"); do
-	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-$BENCH_NAME-gen --log-level=*:error" \
-		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-		--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 64 --duration 0.2 --warmup 0 --json \
+	memif_gen --flows 64 --duration 0.2 --warmup 0 --json \
 		> "$DIR/gen.json" 2> "$DIR/gen.err"
 	rx=$(/usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["rx_packets"])' < "$DIR/gen.json" 2>/dev/null)
 	if ! kill -0 "$pid" 2>/dev/null; then

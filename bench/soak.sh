@@ -26,9 +26,7 @@ EOC
 ternd_start || exit 1
 memif_forwarding_setup soak "interface spare" "ip address 198.18.9.1/24" || exit 1
 gen() {	# RATE DURATION
-	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-soak-gen --log-level=*:error" \
-		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-		--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 1024 --rate "$1" --duration "$2" --json
+	memif_gen --flows 1024 --rate "$1" --duration "$2" --json
 }
 jf() { /usr/bin/python3 -c "import json,sys; j=json.load(sys.stdin); print($1)"; }
 max=$(gen max 5 | jf 'int(j["rx_pps"])')

@@ -38,10 +38,8 @@ done
 [ -n "$tid" ] || { echo "calls: ternd has no rte-worker thread"; exit 1; }
 
 gen() {	# NAME DST_IP RATE: in the background, longer than both windows
-	"$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-$BENCH_NAME-gen --log-level=*:error" \
-		--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \
-		--queues 2 --dst-mac 02:00:00:00:a0:00 --dst-ip "$2" --flows 64 --rate "$3" \
-		--duration $((3 * SECS + 10)) --json > "$DIR/$1.json" 2> "$DIR/$1.err" &
+	memif_gen --dst-ip "$2" --flows 64 --rate "$3" --duration $((3 * SECS + 10)) --json \
+		> "$DIR/$1.json" 2> "$DIR/$1.err" &
 	gens+=($!)
 }
 worker_packets() { tern --json -c "show workers" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["workers"][0]["packets"])'; }
