@@ -70,8 +70,9 @@ NB_ROUTES=$(($(wc -l < "$ROUTES") + 1))
 echo "R2001:200::/48 0" > "$TOP/l3fwd/l3fwd-v6.cfg"
 
 declare -A dpid
-# ternd sends what its kernel emits on a second queue
-declare -A QUEUES=([tern]=2 [tern-b]=2 [l3fwd]=1 [testpmd]=1)
+# rx queues the generator polls on each contender: one (TERN_B_QUEUES for a tern-b from before
+# session 14, which sent what its kernel emits on a second queue: 2)
+declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [l3fwd]=1 [testpmd]=1)
 
 start_ternd() {	# NAME NAMESPACE: a ternd with the table, its pid in dpid[NAME]
 	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1

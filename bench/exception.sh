@@ -16,7 +16,7 @@ exc() { tern --json -c "show exception" | /usr/bin/python3 -c "import json,sys; 
 
 # port -> kernel: UDP to the router's own address, as fast as the generator goes
 before=$(exc 'j["ports"][0]["to_kernel"]')
-memif_gen --queues 1 --dst-ip 198.18.0.1 --duration "$DURATION" --json > "$DIR/gen.json" &
+memif_gen --dst-ip 198.18.0.1 --duration "$DURATION" --json > "$DIR/gen.json" &
 gen=$!
 wait $gen
 after=$(exc 'j["ports"][0]["to_kernel"]')

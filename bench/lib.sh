@@ -60,8 +60,8 @@ memif_forwarding_setup() {	# WHO [COMMAND...]
 }
 
 # tern-bench gen on CPU 0 as the harness's generator: client ports on ternd's two memif
-# sockets, with the MACs memif_forwarding_commands puts in the ARP table; two receive queues
-# (ternd sends what its kernel emits on its second); frames to m0's MAC. GEN_BIN picks the
+# sockets, with the MACs memif_forwarding_commands puts in the ARP table; one queue pair
+# each (ternd sends what its kernel emits through its worker); frames to m0's MAC. GEN_BIN picks the
 # binary ($BUILD/tern-bench), GEN_PORT_EXTRA is added to each port's arguments
 # (",rsize=12", say); the options given follow, and a later one overrides these.
 memif_gen() {	# [tern-bench gen options...]
@@ -69,7 +69,7 @@ memif_gen() {	# [tern-bench gen options...]
 		--eal "-l 0 $BENCH_MEM --file-prefix tern-$BENCH_NAME-gen --log-level=*:error" \
 		--port "$(memif 0 client 02:00:00:00:b0:00)${GEN_PORT_EXTRA:-}" \
 		--port "$(memif 1 client 02:00:00:00:b0:01)${GEN_PORT_EXTRA:-}" \
-		--queues 2 --dst-mac 02:00:00:00:a0:00 "$@"
+		--queues 1 --dst-mac 02:00:00:00:a0:00 "$@"
 }
 
 wait_socket() {	# SOCKET PID LOG

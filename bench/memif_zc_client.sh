@@ -27,7 +27,7 @@ zc() { echo "net_memif$1,role=client,id=0,socket=$DIR/memif$1.sock,socket-abstra
 "$BUILD/tern-bench" gen --eal "-l 0 $BENCH_MEM --file-prefix tern-$BENCH_NAME-gen --log-level=*:error" \
 	--port "net_memif0,role=server,id=0,socket=$DIR/memif0.sock,socket-abstract=no,mac=02:00:00:00:b0:00" \
 	--port "net_memif1,role=server,id=0,socket=$DIR/memif1.sock,socket-abstract=no,mac=02:00:00:00:b0:01" \
-	--queues 2 --dst-mac 02:00:00:00:a0:00 --flows 64 --duration 1 --link-wait 60 --json \
+	--dst-mac 02:00:00:00:a0:00 --flows 64 --duration 1 --link-wait 60 --json \
 	> "$DIR/gen.json" 2> "$DIR/gen.err" &
 gen=$!
 for _ in $(seq 100); do [ -S "$DIR/memif1.sock" ] && break; sleep 0.1; done

@@ -263,7 +263,7 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 	for (i = 0; i < 2; i++) {
 		char name[8], dev[16];
 		struct dp_port_params pp = { .name = name, .dev = dev, .nb_rxq = 1,
-					     .nb_txq = nb_workers + 1, .mtu = 1500 };
+					     .nb_txq = nb_workers, .mtu = 1500 };
 
 		snprintf(name, sizeof(name), "dp%u", i);
 		snprintf(dev, sizeof(dev), "net_null%u", i);

@@ -32,8 +32,8 @@ tern)
 		"interface m1" "description generator receives here" "exit" \
 		"ip route 198.19.128.0/17 198.18.0.2" || exit 1
 	tern -c "clear counters" >/dev/null
-	# ternd sends what its kernel emits on a second queue; the DUT's own account goes in the report
-	extra=(--queues 2 --tern-socket "$DIR/ternd.sock")
+	# the DUT's own account goes in the report
+	extra=(--tern-socket "$DIR/ternd.sock")
 	;;
 l3fwd)
 	l3fwd_build || exit 1

@@ -159,7 +159,7 @@ static int parse_port(struct parse *p, const char *sect, const char *name)
 	v = 0;
 	if ((rc = get_uint(p, sect, "txq", 1, TERN_MAX_WORKERS + 1, &v)) < 0)
 		return rc;
-	pc->txq = v;	/* 0: one per worker plus one, set once workers are known */
+	pc->txq = v;	/* 0: one per worker, set once workers are known */
 	v = 1500;
 	if ((rc = get_uint(p, sect, "mtu", 68, 9216, &v)) < 0)
 		return rc;
@@ -291,10 +291,10 @@ static int check_queue_coverage(struct parse *p)
 					    pc->name, q, pc->name, q);
 		}
 		if (pc->txq == 0)
-			pc->txq = p->cfg->nb_workers + 1;
-		else if (pc->txq < p->cfg->nb_workers + 1)
-			return fail(p, "[port %s] txq = %u: expected at least %u (one per worker plus one for the exception path)",
-				    pc->name, pc->txq, p->cfg->nb_workers + 1);
+			pc->txq = p->cfg->nb_workers;
+		else if (pc->txq < p->cfg->nb_workers)
+			return fail(p, "[port %s] txq = %u: expected at least %u (one per worker)",
+				    pc->name, pc->txq, p->cfg->nb_workers);
 	}
 	return 0;
 }

@@ -21,7 +21,7 @@ struct tern_port_config {
 	char dev[256];		/* PCI address or vdev string */
 	bool is_pci;
 	uint16_t rxq;
-	uint16_t txq;		/* one per worker plus one for the exception path */
+	uint16_t txq;		/* one per worker at least */
 	uint16_t mtu;
 	bool has_mac;
 	uint8_t mac[6];

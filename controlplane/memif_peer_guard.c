@@ -11,9 +11,9 @@
  * twelve with all of ternd on one CPU; l3fwd died the same way). The PMD gives no event
  * before it unmaps, so ternd takes the one call it cannot skip: munmap, which the PMD
  * reaches through the PLT. A call made from the memif PMD first waits for a grace period
- * of every thread that polls or sends on ports (the workers, between graph walks; the
- * exception service, around its transmit). Each of them has then either left the burst function or
- * entered it after the flag was cleared, and returns at once. Every other munmap goes
+ * of every thread that polls or sends on ports: the workers, which report between graph
+ * walks (what the kernel sends goes out through a worker too). Each of them has then either
+ * left the burst function or entered it after the flag was cleared, and returns at once. Every other munmap goes
  * straight on.
  *
  * Announcing. A peer sends each region as a file descriptor and a size, and the PMD maps

@@ -63,7 +63,7 @@ int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id)
 {
 	char suffix[16], name[RTE_NODE_NAMESIZE];
 	const char *edge = name;
-	rte_node_t id, rewrite, fast;
+	rte_node_t id, rewrite, fast, kernel_out;
 
 	snprintf(suffix, sizeof(suffix), "%u", port_index);
 	snprintf(name, sizeof(name), "port_tx-%s", suffix);
@@ -84,6 +84,12 @@ int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id)
 	if (fast == RTE_NODE_ID_INVALID)
 		return -ENOENT;
 	if (rte_node_edge_update(fast, 1 + port_index, &edge, 1) == 0)
+		return -EINVAL;
+	/* kernel_out's edge number i is port index i */
+	kernel_out = rte_node_from_name("kernel_out");
+	if (kernel_out == RTE_NODE_ID_INVALID)
+		return -ENOENT;
+	if (rte_node_edge_update(kernel_out, port_index, &edge, 1) == 0)
 		return -EINVAL;
 	return 0;
 }

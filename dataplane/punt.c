@@ -10,6 +10,7 @@
 #include "dataplane/punt.h"
 
 struct dp_punt_worker dp_punt[DP_MAX_WORKERS];
+struct rte_ring *dp_kernel_out;
 
 int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 		 unsigned int nb_ports)
@@ -18,6 +19,10 @@ int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 	unsigned int w, p;
 	char name[RTE_RING_NAMESIZE];
 
+	dp_kernel_out = rte_ring_create("tern_kernel_out", DP_KERNEL_OUT_RING_SIZE, SOCKET_ID_ANY,
+					RING_F_SP_ENQ | RING_F_SC_DEQ);
+	if (dp_kernel_out == NULL)
+		return -rte_errno;
 	for (w = 0; w < nb_workers; w++) {
 		struct dp_punt_worker *pw = &dp_punt[w];
 

@@ -1,8 +1,10 @@
 /*
  * The workers' side of the exception path: per-worker rings of punted packets
- * and a per-port policer. Owner: each worker writes its own dp_punt entry;
- * the exception service (kni/) dequeues the rings; the control thread reads
- * the counters and sets the policy before workers start.
+ * and a per-port policer; one ring back, of frames the kernel sends out of a
+ * port. Owner: each worker writes its own dp_punt entry; the exception service
+ * (kni/) dequeues the punt rings and fills dp_kernel_out, which the first
+ * worker's kernel_out node empties; the control thread reads the counters and
+ * sets the policy before workers start.
  */
 #ifndef TERN_PUNT_H
 #define TERN_PUNT_H
@@ -15,6 +17,7 @@
 #include "dataplane/node_sink.h"
 
 #define DP_PUNT_RING_SIZE 4096
+#define DP_KERNEL_OUT_RING_SIZE 1024
 
 enum dp_punt_reason {
 #define X(reason, text) DP_##reason,
@@ -40,7 +43,11 @@ struct dp_punt_worker {
 
 extern struct dp_punt_worker dp_punt[DP_MAX_WORKERS];
 
-/* Control thread, before workers start: rings and policer parameters. */
+/* Frames from the TAPs, m->port their port's ethdev id: one producer (the exception
+ * service), one consumer (worker 0's kernel_out node). */
+extern struct rte_ring *dp_kernel_out;
+
+/* Control thread, before workers start: the rings and the policers' parameters. */
 int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 		 unsigned int nb_ports);
 

@@ -7,7 +7,6 @@
 #include "dataplane/rcu.h"
 
 struct rte_rcu_qsbr *dp_rcu;
-unsigned int dp_rcu_service_id;
 static struct rte_rcu_qsbr_dq *defer_q;
 
 struct deferred {
@@ -28,14 +27,13 @@ static void deferred_free(void *p, void *e, unsigned int n)
 int dp_rcu_init(unsigned int max_workers)
 {
 	struct rte_rcu_qsbr_dq_parameters prm = { 0 };
-	size_t sz = rte_rcu_qsbr_get_memsize(max_workers + 1);
+	size_t sz = rte_rcu_qsbr_get_memsize(max_workers);
 
 	dp_rcu = rte_zmalloc("tern_rcu", sz, RTE_CACHE_LINE_SIZE);
 	if (dp_rcu == NULL)
 		return -ENOMEM;
-	if (rte_rcu_qsbr_init(dp_rcu, max_workers + 1) != 0)
+	if (rte_rcu_qsbr_init(dp_rcu, max_workers) != 0)
 		return -EINVAL;
-	dp_rcu_service_id = max_workers;
 	prm.name = "tern_defer";
 	prm.size = 1 << 16;
 	prm.esize = sizeof(struct deferred);

@@ -6,13 +6,10 @@
 
 extern struct rte_rcu_qsbr *dp_rcu;
 /*
- * Workers are readers 0 .. max_workers - 1 and report a quiescent state after each graph
- * walk. One more reader, this id, is a service thread that transmits on ports (the
- * exception service): it is online only while it is inside a port's burst function, so a
- * grace period waits for it only then.
+ * Workers are the readers, 0 .. max_workers - 1, and report a quiescent state after each
+ * graph walk. They are the only threads that poll or send on ports: what the kernel sends
+ * out of a port goes through the first worker (node kernel_out).
  */
-extern unsigned int dp_rcu_service_id;
-
 int dp_rcu_init(unsigned int max_workers);
 /* Control thread only: returns when no worker can still see what was unpublished before. */
 void dp_rcu_synchronize(void);

@@ -24,6 +24,7 @@ static int stage_of(const char *name, bool *counts)
 		bool counts;
 	} map[] = {
 		{ "port_rx-", DP_STAGE_RX, true }, { "pipeline_inject", DP_STAGE_RX, true },
+		{ "kernel_out", DP_STAGE_RX, false },	/* the kernel's frames: counted at tx */
 		{ "ip4_fast", DP_STAGE_FAST, true }, { "eth_input", DP_STAGE_PARSE, true }, { "ip4_input", DP_STAGE_PARSE, false },
 		{ "ip4_lookup", DP_STAGE_LOOKUP, true }, { "ip4_forward", DP_STAGE_REWRITE, true },
 		{ "ip4_rewrite", DP_STAGE_REWRITE, false }, { "port_tx-", DP_STAGE_TX, true },
@@ -62,7 +63,7 @@ void dp_worker_perf(unsigned int w, struct dp_worker_perf *p)
 		p->stage[s].cycles += n->total_cycles;
 		p->stage[s].calls += n->total_calls;
 		p->cycles += n->total_cycles;
-		if (s == DP_STAGE_RX) {
+		if (s == DP_STAGE_RX && counts) {
 			p->polls += n->total_calls;
 			p->rx_packets += n->total_objs;
 			p->busy_polls += dp_node_port_rx_busy(n);

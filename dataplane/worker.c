@@ -59,7 +59,7 @@ static int graph_create(struct dp_worker *w, char *err, size_t errlen)
 {
 	static const char *const common[] = { "eth_input", "ip4_*", "icmp_*", "port_tx-*", "drop_*",
 					      "punt_*" };
-	const char *patterns[DP_MAX_RXQ_PER_WORKER + RTE_DIM(common)];
+	const char *patterns[DP_MAX_RXQ_PER_WORKER + RTE_DIM(common) + 1];
 	char names[DP_MAX_RXQ_PER_WORKER][RTE_NODE_NAMESIZE];
 	struct rte_graph_param prm = { 0 };
 	unsigned int i, n = 0;
@@ -78,6 +78,8 @@ static int graph_create(struct dp_worker *w, char *err, size_t errlen)
 	}
 	for (i = 0; i < RTE_DIM(common); i++)
 		patterns[n++] = common[i];
+	if (w->index == 0)	/* it sends what the kernel sends out of the ports */
+		patterns[n++] = "kernel_out";
 	snprintf(w->graph_name, sizeof(w->graph_name), "worker%u", w->lcore);
 	prm.socket_id = rte_lcore_to_socket_id(w->lcore);
 	prm.nb_node_patterns = n;

@@ -1,4 +1,4 @@
-/* The exception service thread: punt rings -> TAPs, TAPs -> ports' exception tx queues. */
+/* The exception service thread: punt rings -> TAPs, TAPs -> the ring to kernel_out (dataplane/). */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -14,7 +14,6 @@
 #include "dataplane/dp.h"
 #include "dataplane/node.h"
 #include "dataplane/punt.h"
-#include "dataplane/rcu.h"
 #include "kni/exception.h"
 #include "kni/tap.h"
 
@@ -25,7 +24,6 @@ struct kni_port {
 	int fd;
 	char name[16];
 	bool carrier;
-	uint16_t txq;		/* the exception service's own queue: one past the workers' */
 	struct kni_port_stats st;	/* written by the service thread only */
 };
 
@@ -58,7 +56,6 @@ int kni_init(const char *const *tap_names, const bool *persist, char *err, size_
 		k->fd = kni_tap_open(k->name, &p->mac, p->mtu, persist[i], err, errlen);
 		if (k->fd < 0)
 			return k->fd;
-		k->txq = p->nb_txq - 1;
 		k->carrier = dp_port_link_up(p, NULL);
 		kni_tap_set_carrier(k->fd, k->carrier);
 		if (epoll_ctl(epfd, EPOLL_CTL_ADD, k->fd, &ev) < 0)
@@ -98,21 +95,6 @@ static unsigned int drain_rings(void)
 	return total;
 }
 
-/*
- * Inside a port's burst function this thread is an RCU reader, like a worker: a memif
- * peer that leaves has its memory unmapped only after a grace period (see
- * controlplane/memif_peer_guard.c). Offline otherwise, it never holds a grace period up.
- */
-static uint16_t port_send(uint16_t port_id, uint16_t txq, struct rte_mbuf **m, uint16_t n)
-{
-	uint16_t sent;
-
-	rte_rcu_qsbr_thread_online(dp_rcu, dp_rcu_service_id);
-	sent = rte_eth_tx_burst(port_id, txq, m, n);
-	rte_rcu_qsbr_thread_offline(dp_rcu, dp_rcu_service_id);
-	return sent;
-}
-
 static unsigned int from_kernel(unsigned int port)
 {
 	struct kni_port *k = &kports[port];
@@ -134,9 +116,11 @@ static unsigned int from_kernel(unsigned int port)
 			break;
 		}
 		b->data_len = b->pkt_len = r;
+		b->port = p->port_id;
 		m[n++] = b;
 	}
-	sent = n ? port_send(p->port_id, k->txq, m, n) : 0;
+	/* the first worker sends them, on its own tx queue (node kernel_out) */
+	sent = rte_ring_sp_enqueue_burst(dp_kernel_out, (void **)m, n, NULL);
 	if (sent < n) {
 		k->st.from_kernel_drops += n - sent;
 		rte_pktmbuf_free_bulk(m + sent, n - sent);
@@ -161,7 +145,6 @@ static void *kni_main(void *arg)
 	int sleep_ms = 1;
 
 	(void)arg;
-	rte_rcu_qsbr_thread_register(dp_rcu, dp_rcu_service_id);
 	while (!quit) {
 		unsigned int work = drain_rings();
 		int n, i;
@@ -176,7 +159,6 @@ static void *kni_main(void *arg)
 			sleep_ms = RTE_MIN(2 * sleep_ms, idle_sleep_max_ms);
 		}
 	}
-	rte_rcu_qsbr_thread_unregister(dp_rcu, dp_rcu_service_id);
 	return NULL;
 }
 
@@ -204,11 +186,17 @@ void kni_stop(void)
 		pthread_join(thread, NULL);
 		running = false;
 	}
-	/* drop what the workers left in the rings */
+	/* drop what the workers and the kernel left in the rings */
 	for (i = 0; i < dp.nb_workers; i++) {
 		void *m;
 
 		while (dp_punt[i].ring && rte_ring_sc_dequeue(dp_punt[i].ring, &m) == 0)
+			rte_pktmbuf_free(m);
+	}
+	if (dp_kernel_out) {
+		void *m;
+
+		while (rte_ring_sc_dequeue(dp_kernel_out, &m) == 0)
 			rte_pktmbuf_free(m);
 	}
 	for (i = 0; i < dp.nb_ports; i++)

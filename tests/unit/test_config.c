@@ -81,7 +81,7 @@ static void test_config_good_file_loads(void **state)
 	assert_true(cfg.ports[0].has_mac);
 	assert_int_equal(cfg.ports[0].mac[5], 1);
 	assert_int_equal(cfg.ports[1].rxq, 2);
-	assert_int_equal(cfg.ports[1].txq, 2);	/* one worker + exception path */
+	assert_int_equal(cfg.ports[1].txq, 1);	/* one per worker: the kernel's frames go through worker 0 */
 	assert_int_equal(cfg.nb_workers, 1);
 	assert_int_equal(cfg.workers[0].lcore, 1);
 	assert_int_equal(cfg.workers[0].nb_rx, 3);
@@ -115,6 +115,9 @@ static void test_config_errors_name_section_key_and_expectation(void **state)
 	assert_error("[worker 1]", "[worker x]", "expected [worker N] with N an lcore number");
 	assert_error("dev = net_memif1,role=server", "dev = eth0", "[port dp1] dev = 'eth0': expected a PCI address");
 	assert_error("dev = net_memif1,role=server\n", "", "[port dp1] dev: missing");
+	assert_error("rxq = 2\n[worker 1]\nrx = dp0:0 dp1:0 dp1:1",
+		     "rxq = 2\ntxq = 1\n[worker 1]\nrx = dp0:0 dp1:0\n[worker 2]\nrx = dp1:1",
+		     "[port dp1] txq = 1: expected at least 2 (one per worker)");
 	assert_error("[fib]", "[fibs]", "[fibs]: unknown section");
 	assert_error("routes = 65536", "route = 65536", "[fib] unknown key 'route'");
 	assert_error("[api]", "[api", "line 13: '[api': expected a section header");
