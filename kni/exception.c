@@ -7,7 +7,6 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_mbuf.h>
 
@@ -19,6 +18,7 @@
 
 #define KNI_BURST 32
 #define KNI_IDLE_SPINS 64	/* empty polls before sleeping */
+#define KNI_BLOCKED_SLEEP_US 20	/* the ring to the first worker full, the TAPs readable */
 
 struct kni_port {
 	int fd;
@@ -95,14 +95,27 @@ static unsigned int drain_rings(void)
 	return total;
 }
 
-static unsigned int from_kernel(unsigned int port)
+/*
+ * Reads what the kernel sent through a port's TAP into the ring to the first
+ * worker, no more than the ring has room for (this thread is its only
+ * producer, so the room cannot shrink before the enqueue). With the ring full
+ * the frames wait in the TAP's queue in the kernel, which pushes back on
+ * their senders or drops and counts them there. *blocked says the ring was
+ * full with the TAP still readable.
+ */
+static unsigned int from_kernel(unsigned int port, bool *blocked)
 {
 	struct kni_port *k = &kports[port];
 	struct dp_port *p = &dp.ports[port];
 	struct rte_mbuf *m[KNI_BURST];
-	unsigned int n = 0, sent;
+	unsigned int n = 0, want;
 
-	while (n < KNI_BURST) {
+	want = RTE_MIN(rte_ring_free_count(dp_kernel_out), (unsigned int)KNI_BURST);
+	if (want == 0) {
+		*blocked = true;
+		return 0;
+	}
+	while (n < want) {
 		struct rte_mbuf *b = rte_pktmbuf_alloc(p->pool);
 		ssize_t r;
 
@@ -120,12 +133,12 @@ static unsigned int from_kernel(unsigned int port)
 		m[n++] = b;
 	}
 	/* the first worker sends them, on its own tx queue (node kernel_out) */
-	sent = rte_ring_sp_enqueue_burst(dp_kernel_out, (void **)m, n, NULL);
-	if (sent < n) {
-		k->st.from_kernel_drops += n - sent;
-		rte_pktmbuf_free_bulk(m + sent, n - sent);
+	if (n && rte_ring_sp_enqueue_bulk(dp_kernel_out, (void **)m, n, NULL) != n) {
+		k->st.from_kernel_drops += n;	/* cannot happen: see above */
+		rte_pktmbuf_free_bulk(m, n);
+		return n;
 	}
-	k->st.from_kernel += sent;
+	k->st.from_kernel += n;
 	return n;
 }
 
@@ -147,11 +160,17 @@ static void *kni_main(void *arg)
 	(void)arg;
 	while (!quit) {
 		unsigned int work = drain_rings();
+		bool blocked = false;
 		int n, i;
 
 		n = epoll_wait(epfd, evs, DP_MAX_PORTS, work || idle < KNI_IDLE_SPINS ? 0 : sleep_ms);
 		for (i = 0; i < n; i++)
-			work += from_kernel(evs[i].data.u32);
+			work += from_kernel(evs[i].data.u32, &blocked);
+		if (blocked && !work) {
+			/* the first worker is behind (or shares this CPU): let it send */
+			usleep(KNI_BLOCKED_SLEEP_US);
+			continue;
+		}
 		if (work) {
 			idle = 0;
 			sleep_ms = 1;
