@@ -371,27 +371,24 @@ double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsign
 unsigned int pipeline_walk(struct pipeline *p)
 {
 	unsigned int n = inj.repeat ? DP_BURST : inj.pending ? inj.n : 0;
-	uint64_t tsc = rte_rdtsc();
 
 	rte_rcu_qsbr_thread_online(dp_rcu, 0);
-	dp_graph_walk(p->graph, &tsc);
+	dp_graph_walk_timed(p->graph, 1);
 	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
 	return n;
 }
 
-/* A worker of pipeline_run: ternd's worker loop, until the deadline. */
+/* A worker of pipeline_run: ternd's worker loop, until the deadline, every walk timed. */
 static int run_worker(void *arg)
 {
 	struct dp_worker *w = arg;
 	unsigned int id = w->index, loops = 0;
-	uint64_t tsc;
 
 	if (id != 0)
 		rte_rcu_qsbr_thread_register(dp_rcu, id);
 	rte_rcu_qsbr_thread_online(dp_rcu, id);
-	tsc = rte_rdtsc();
 	for (;;) {
-		dp_graph_walk(w->graph, &tsc);
+		dp_graph_walk_timed(w->graph, 1);
 		rte_rcu_qsbr_quiescent(dp_rcu, id);
 		if ((++loops & 63) == 0 && rte_rdtsc() >= run_until)
 			break;

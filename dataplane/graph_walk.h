@@ -1,31 +1,33 @@
 /*
- * The workers' graph walk: rte_graph_walk with one TSC read per node call
- * instead of two.
+ * The workers' graph walk: rte_graph_walk (DPDK 22.11) with the cycles of
+ * each node timed on a sample of the walks, not on every one.
  *
  * Debian's DPDK is built with RTE_LIBRTE_GRAPH_STATS, so rte_graph_walk reads
  * the TSC before and after every node call to fill the node's total_cycles,
  * which `show workers` and the metrics turn into cycles per stage. A TSC read
- * costs about 30 cycles on the machines we run on (12 ns on a 2.45 GHz
- * EPYC VM); a walk that forwards one burst calls four nodes (two port_rx, one
- * ip4_fast, one port_tx), so that is eight reads. Here the timestamps chain:
- * a node's cycles run from the end of the call before it (or the end of the
- * previous walk, for the first) to the end of its own, so each call reads the
- * TSC once and the walk's own bookkeeping is charged to the node that follows
- * it. The node statistics mean what they meant; the walk is rte_graph_walk's
- * (DPDK 22.11) otherwise.
+ * costs about 30 cycles on the machines we run on; a walk that forwards one
+ * burst calls four nodes (two port_rx, ip4_fast, port_tx). A ternd that read
+ * it once per node call (three reads for such a walk) forwarded 1.9 % less
+ * than one that read none (bench.sh, 100 rounds, session 14). So a worker
+ * walks untimed (dp_graph_walk: packet and call counts only) and times one
+ * walk in DP_WALK_SAMPLE on average (dp_graph_walk_timed), at gaps drawn at
+ * random so that no periodic traffic pattern can line up with them, and
+ * charges each timed call DP_WALK_SAMPLE times its cycles: the cycles per
+ * stage are an unbiased estimate, within a fraction of a percent over the
+ * millions of walks of a second.
  *
- * A source call that returns nothing (an rx poll that found nothing) reads
- * no TSC: its cycles are charged later, to an rx node still. Sources come
- * first in a walk; if one of them returned packets, the TSC is read once
- * before the first other node and that time goes to the last empty source,
- * and if none did, nothing else runs and the next source call that returns
- * packets, in a later walk, takes it. `rx` counts idle polling as before, and
- * an idle walk over two ports costs two polls and no TSC read instead of two
- * (l3fwd's idle loop reads it once).
+ * Within a timed walk the timestamps chain: a node's cycles run from the end
+ * of the call before it (or the walk's start, for the first) to the end of
+ * its own, so each call reads the TSC once. A source call that returns
+ * nothing (an rx poll that found nothing) reads no TSC: its cycles are
+ * charged to the last empty source before the first other node runs, or at
+ * the walk's end if none does. The pipeline benchmark times every walk
+ * (scale 1).
  */
 #ifndef TERN_GRAPH_WALK_H
 #define TERN_GRAPH_WALK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_cycles.h>
@@ -33,13 +35,38 @@
 #include <rte_graph_worker.h>
 #include <rte_prefetch.h>
 
-/* Walks graph once; *tsc holds the end of the last node call and is carried to the next walk. */
-static inline void dp_graph_walk(struct rte_graph *graph, uint64_t *tsc)
+#define DP_WALK_SAMPLE 16	/* one walk in this many is timed, on average */
+
+/* Walks graph once; counts each node's calls and objects, reads no TSC. */
+static inline void dp_graph_walk(struct rte_graph *graph)
 {
 	const rte_graph_off_t *cir_start = graph->cir_start;
 	const rte_node_t mask = graph->cir_mask;
 	uint32_t head = graph->head;
-	uint64_t then = *tsc, now;
+	struct rte_node *node;
+	uint16_t rc;
+	void **objs;
+
+	while (likely(head != graph->tail)) {
+		node = (struct rte_node *)RTE_PTR_ADD(graph, cir_start[(int32_t)head++]);
+		objs = node->objs;
+		rte_prefetch0(objs);
+		rc = node->process(graph, node, objs, node->idx);
+		node->total_calls++;
+		node->total_objs += rc;
+		node->idx = 0;
+		head = likely((int32_t)head > 0) ? head & mask : head;
+	}
+	graph->tail = 0;
+}
+
+/* Walks graph once and adds scale times each node call's cycles to the node's total_cycles. */
+static inline void dp_graph_walk_timed(struct rte_graph *graph, uint32_t scale)
+{
+	const rte_graph_off_t *cir_start = graph->cir_start;
+	const rte_node_t mask = graph->cir_mask;
+	uint32_t head = graph->head;
+	uint64_t then = rte_rdtsc(), now;
 	struct rte_node *node, *idle = NULL;
 	int32_t at;
 	uint16_t rc;
@@ -50,7 +77,7 @@ static inline void dp_graph_walk(struct rte_graph *graph, uint64_t *tsc)
 		node = (struct rte_node *)RTE_PTR_ADD(graph, cir_start[at]);
 		if (unlikely(idle != NULL) && at >= 0) {
 			now = rte_rdtsc();
-			idle->total_cycles += now - then;
+			idle->total_cycles += (now - then) * scale;
 			then = now;
 			idle = NULL;
 		}
@@ -62,7 +89,7 @@ static inline void dp_graph_walk(struct rte_graph *graph, uint64_t *tsc)
 			idle = node;
 		} else {
 			now = rte_rdtsc();
-			node->total_cycles += now - then;
+			node->total_cycles += (now - then) * scale;
 			node->total_objs += rc;
 			then = now;
 			idle = NULL;	/* nothing is left uncharged */
@@ -70,8 +97,37 @@ static inline void dp_graph_walk(struct rte_graph *graph, uint64_t *tsc)
 		node->idx = 0;
 		head = likely((int32_t)head > 0) ? head & mask : head;
 	}
+	if (idle != NULL)	/* every source came back empty */
+		idle->total_cycles += (rte_rdtsc() - then) * scale;
 	graph->tail = 0;
-	*tsc = then;
+}
+
+/* Which walks a worker times: gaps drawn uniformly from 1 .. 2 * DP_WALK_SAMPLE - 1. */
+struct dp_walk_sampler {
+	uint32_t left;		/* walks until the next timed one */
+	uint32_t rng;		/* xorshift32 state, never 0 */
+};
+
+static inline void dp_walk_sampler_init(struct dp_walk_sampler *s, uint32_t seed)
+{
+	s->rng = seed ? seed : 0x9e3779b9u;
+	s->left = 1;
+}
+
+/* Whether this walk is to be timed (with scale DP_WALK_SAMPLE). */
+static inline bool dp_walk_sample(struct dp_walk_sampler *s)
+{
+	uint32_t x;
+
+	if (likely(--s->left != 0))
+		return false;
+	x = s->rng;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	s->rng = x;
+	s->left = 1 + x % (2 * DP_WALK_SAMPLE - 1);
+	return true;
 }
 
 #endif

@@ -39,13 +39,16 @@ static int worker_main(void *arg)
 	struct rte_graph *graph = w->graph;
 	struct rte_rcu_qsbr *rcu = dp_rcu;
 	unsigned int id = w->index;
-	uint64_t tsc;
+	struct dp_walk_sampler sampler;
 
+	dp_walk_sampler_init(&sampler, 0x9e3779b9u * (id + 1));
 	rte_rcu_qsbr_thread_register(rcu, id);
 	rte_rcu_qsbr_thread_online(rcu, id);
-	tsc = rte_rdtsc();
 	while (!__atomic_load_n(&w->quit, __ATOMIC_RELAXED)) {
-		dp_graph_walk(graph, &tsc);
+		if (unlikely(dp_walk_sample(&sampler)))
+			dp_graph_walk_timed(graph, DP_WALK_SAMPLE);
+		else
+			dp_graph_walk(graph);
 		/* Nothing from the tables is held between walks. */
 		rte_rcu_qsbr_quiescent(rcu, id);
 		w->stats.loops++;

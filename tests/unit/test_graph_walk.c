@@ -1,8 +1,10 @@
 /*
- * dp_graph_walk's cycle accounting: an empty rx poll reads no TSC, and its
- * cycles still land on an rx (source) node, never on the nodes that handle
- * packets after it. Three sources: two that find nothing and spin for a known
- * time, one that always brings packets; they feed a sink that does nothing.
+ * The workers' walk and its cycle accounting. A timed walk: an empty rx poll
+ * reads no TSC, and its cycles still land on an rx (source) node, never on
+ * the nodes that handle packets after it. Three sources: two that find nothing
+ * and spin for a known time, one that always brings packets; they feed a sink
+ * that does nothing. Sampled walks, as a worker makes them: the untimed ones
+ * add no cycles, and the timed ones, scaled, estimate the cycles of all.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,10 +27,11 @@
 #define BURST 4
 
 static void *fake_objs[BURST] = { (void *)1, (void *)2, (void *)3, (void *)4 };
+static uint64_t spin = SPIN;
 
 static uint16_t idle_process(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t nb)
 {
-	uint64_t end = rte_rdtsc() + SPIN;
+	uint64_t end = rte_rdtsc() + spin;
 
 	(void)graph, (void)node, (void)objs, (void)nb;
 	while (rte_rdtsc() < end)
@@ -76,7 +79,7 @@ static void test_empty_polls_are_charged_to_sources(void **state)
 	static const char *patterns[] = { "walk_idle_a", "walk_busy", "walk_idle_b", "walk_sink" };
 	struct rte_graph_param prm = { .node_patterns = patterns, .nb_node_patterns = 4,
 				       .socket_id = SOCKET_ID_ANY };
-	uint64_t src_cycles = 0, tsc;
+	uint64_t src_cycles = 0;
 	struct rte_graph *graph;
 	struct rte_node *n, *sink = NULL;
 	rte_graph_off_t off;
@@ -100,9 +103,8 @@ static void test_empty_polls_are_charged_to_sources(void **state)
 	assert_int_equal(pos, 3);
 	assert_true(idle_after_busy > 0);
 
-	tsc = rte_rdtsc();
 	for (i = 0; i < WALKS; i++)
-		dp_graph_walk(graph, &tsc);
+		dp_graph_walk_timed(graph, 1);
 	rte_graph_foreach_node(count, off, graph, n) {
 		if (strcmp(n->name, "walk_sink") == 0)
 			sink = n;
@@ -119,6 +121,70 @@ static void test_empty_polls_are_charged_to_sources(void **state)
 	rte_graph_destroy(id);
 }
 
+static void test_sampled_walks_estimate_the_cycles(void **state)
+{
+	static const char *patterns[] = { "walk_idle_a", "walk_busy", "walk_idle_b", "walk_sink" };
+	struct rte_graph_param prm = { .node_patterns = patterns, .nb_node_patterns = 4,
+				       .socket_id = SOCKET_ID_ANY };
+	enum { SAMPLED_WALKS = 4096 };
+	struct dp_walk_sampler sampler;
+	uint64_t cycles = 0, calls = 0;
+	unsigned int i, timed = 0, gap = 0, gap_min = ~0u, gap_max = 0;
+	struct rte_graph *graph;
+	struct rte_node *n;
+	rte_graph_off_t off;
+	rte_node_t count;
+	rte_graph_t id;
+	double est;
+
+	(void)state;
+	id = rte_graph_create("walk_sampled", &prm);
+	assert_int_not_equal(id, RTE_GRAPH_ID_INVALID);
+	graph = rte_graph_lookup("walk_sampled");
+	assert_non_null(graph);
+	/* untimed: counts, and not a cycle */
+	for (i = 0; i < 8; i++)
+		dp_graph_walk(graph);
+	rte_graph_foreach_node(count, off, graph, n) {
+		cycles += n->total_cycles;
+		if (strcmp(n->name, "walk_sink") == 0)
+			assert_int_equal(n->total_objs, 8 * BURST);
+	}
+	assert_int_equal(cycles, 0);
+
+	/* as a worker walks: the two empty polls spin SPIN / 10 each, every walk */
+	spin = SPIN / 10;
+	dp_walk_sampler_init(&sampler, 12345);
+	for (i = 0; i < SAMPLED_WALKS; i++) {
+		gap++;
+		if (dp_walk_sample(&sampler)) {
+			dp_graph_walk_timed(graph, DP_WALK_SAMPLE);
+			timed++;
+			gap_min = gap < gap_min ? gap : gap_min;
+			gap_max = gap > gap_max ? gap : gap_max;
+			gap = 0;
+		} else {
+			dp_graph_walk(graph);
+		}
+	}
+	rte_graph_foreach_node(count, off, graph, n) {
+		if (strcmp(n->name, "walk_sink") != 0)	/* an empty poll's time is a source's */
+			cycles += n->total_cycles;
+		if (strncmp(n->name, "walk_idle", 9) == 0)
+			calls += n->total_calls;
+	}
+	est = (double)cycles / ((double)SAMPLED_WALKS * 2 * spin);
+	printf("# %u of %u walks timed (gaps %u to %u); the empty polls' cycles estimated at %.3f of what they spun\n",
+	       timed, SAMPLED_WALKS, gap_min, gap_max, est);
+	assert_int_equal(calls, 2 * (8 + SAMPLED_WALKS));
+	assert_true(timed > SAMPLED_WALKS / DP_WALK_SAMPLE * 3 / 4 && timed < SAMPLED_WALKS / DP_WALK_SAMPLE * 5 / 4);
+	assert_true(gap_min >= 1 && gap_max <= 2 * DP_WALK_SAMPLE - 1 && gap_max > DP_WALK_SAMPLE);
+	/* what they spun: a sample scaled once (a time slice lost inside a timed walk may add
+	 * up to one more on a busy machine) */
+	assert_true(est > 0.8 && est < 3);
+	rte_graph_destroy(id);
+}
+
 int main(void)
 {
 	char prefix[64];
@@ -126,6 +192,7 @@ int main(void)
 			 "--file-prefix", prefix, "--log-level", "error", NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty_polls_are_charged_to_sources),
+		cmocka_unit_test(test_sampled_walks_estimate_the_cycles),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-walk-%d", getpid());
