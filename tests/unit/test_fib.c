@@ -107,6 +107,46 @@ static void test_fib_tbl24_is_where_the_lookup_reads(void **state)
 }
 
 /*
+ * DPDK 22.11's DIR-24-8 reserves a second-level group for a route longer than
+ * /24 unless its cover has the same next hop, and gives one back at its delete
+ * all the same: a customer's /29 under its provider's /22, flapping, drove the
+ * count below zero, and every new route longer than /24 failed from then on.
+ * dp_fib mends the count: after the flaps, routes longer than /24 still go in,
+ * half the groups' worth, and again after more flaps.
+ */
+static void flap(unsigned int times)
+{
+	unsigned int i;
+
+	for (i = 0; i < times; i++) {
+		assert_int_equal(dp_fib_add(NET + 0x0120, 29, 5), 0);
+		assert_int_equal(dp_fib_del(NET + 0x0120, 29), 0);
+	}
+}
+
+static void test_fib_long_routes_flapping_under_a_same_nexthop_cover(void **state)
+{
+	enum { ROUTES = 512 };	/* dp_fib_init(65536): 1024 groups */
+	unsigned int i;
+
+	(void)state;
+	assert_int_equal(dp_fib_add(NET, 22, 5), 0);
+	flap(3);
+	for (i = 0; i < ROUTES; i++)
+		assert_int_equal(dp_fib_add(0x0a000080 + (i << 8), 25, 6), 0);
+	assert_int_equal(dp_fib_lookup(0x0a000081), 6);
+	assert_int_equal(dp_fib_lookup(0x0a000081 + ((ROUTES - 1) << 8)), 6);
+	assert_int_equal(dp_fib_lookup(0x0a000001), DP_NH_NONE);
+	for (i = 0; i < ROUTES; i++)
+		assert_int_equal(dp_fib_del(0x0a000080 + (i << 8), 25), 0);
+	flap(5);
+	assert_int_equal(dp_fib_add(0x0a000080, 25, 6), 0);
+	assert_int_equal(dp_fib_lookup(0x0a000081), 6);
+	assert_int_equal(dp_fib_del(0x0a000080, 25), 0);
+	assert_int_equal(dp_fib_del(NET, 22), 0);
+}
+
+/*
  * A big batch is applied in address order: operations on one prefix must keep
  * their order (add, delete, add again), and both copies must end alike.
  */
@@ -233,6 +273,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fib_lookup_answers_longest_prefix),
 		cmocka_unit_test(test_fib_tbl24_is_where_the_lookup_reads),
+		cmocka_unit_test(test_fib_long_routes_flapping_under_a_same_nexthop_cover),
 		cmocka_unit_test(test_fib_batch_keeps_the_order_of_one_prefix),
 		cmocka_unit_test(test_fib_staged_load_publish_and_level),
 		cmocka_unit_test(test_fib_updates_never_expose_a_gap_or_torn_nexthop),
