@@ -15,6 +15,7 @@
 #include "bench/pipeline.h"
 #include "bench/routes.h"
 #include "dataplane/dp.h"
+#include "dataplane/fib.h"
 #include "dataplane/trace.h"
 
 int pipeline_cmd(int argc, char **argv)
@@ -29,12 +30,13 @@ int pipeline_cmd(int argc, char **argv)
 	unsigned int routes = 1000, flows = 65536, workers = 1, i;
 	unsigned long n;
 	bool huge = false;
-	double seconds = 3, insert_s, run_s, mpps;
+	double seconds = 3, insert_s, run_s, mpps, withdraw_s, publish_s, level_s;
 	uint64_t state = 42, cycles, packets, forwarded, injected[PIPE_MAX_WORKERS], total = 0;
 	struct gen_params gp = { .flows = 1, .frame_size = 64, .src_ip = 0xc6120002 };
 	struct rte_ether_addr src = { { 2, 0, 0, 0, 0xb0, 0 } };
 	uint8_t frame[RTE_ETHER_MAX_LEN], *lens;
-	uint32_t *prefixes, *dsts;
+	uint32_t *prefixes, *dsts, *nhs;
+	unsigned int nb_check, differ = 0;
 	struct pipeline p;
 	const char *cpus = NULL;
 	bool trace = false;
@@ -95,7 +97,8 @@ int pipeline_cmd(int argc, char **argv)
 	prefixes = calloc(routes, sizeof(*prefixes));
 	lens = calloc(routes, 1);
 	dsts = calloc(flows, sizeof(*dsts));
-	if (!prefixes || !lens || !dsts)
+	nhs = calloc(flows, sizeof(*nhs));
+	if (!prefixes || !lens || !dsts || !nhs)
 		return 1;
 	routes_bgp_like(prefixes, lens, routes, 7);
 	insert_s = pipeline_add_routes(prefixes, lens, routes);
@@ -112,12 +115,26 @@ int pipeline_cmd(int argc, char **argv)
 	mpps = total / run_s / 1e6;
 	pipeline_node_cycles(&p, &cycles, &packets);
 	forwarded = dp_node_objs("port_tx-1");
+	/* the table withdrawn, then loaded as ternd loads its kernel's at start; the same answers */
+	nb_check = flows < 65536 ? flows : 65536;
+	for (i = 0; i < nb_check; i++)
+		nhs[i] = dp_fib_lookup(dsts[i]);
+	withdraw_s = pipeline_del_routes(prefixes, lens, routes);
+	publish_s = pipeline_load_routes(prefixes, lens, routes, &level_s);
+	for (i = 0; i < nb_check; i++)
+		differ += dp_fib_lookup(dsts[i]) != nhs[i];
+	if (differ) {
+		fprintf(stderr, "tern-bench pipeline: after the staged load, %u of %u destinations have another next hop\n",
+			differ, nb_check);
+		return 1;
+	}
 	if (json) {
 		printf("{\"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
-		       "\"insert_per_s\": %.0f, \"pipeline_cycles_per_packet\": %.1f, "
+		       "\"insert_per_s\": %.0f, \"withdraw_s\": %.3f, \"load_publish_s\": %.3f, "
+		       "\"load_level_s\": %.3f, \"pipeline_cycles_per_packet\": %.1f, "
 		       "\"walk_mpps\": %.3f, \"packets\": %lu, \"forwarded\": %lu, \"worker_mpps\": [",
-		       routes, flows, workers, insert_s, routes / insert_s, (double)cycles / packets,
-		       mpps, packets, forwarded);
+		       routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
+		       (double)cycles / packets, mpps, packets, forwarded);
 		for (i = 0; i < workers; i++)
 			printf("%s%.3f", i ? ", " : "", injected[i] / run_s / 1e6);
 		printf("]}\n");
@@ -131,6 +148,9 @@ int pipeline_cmd(int argc, char **argv)
 			printf("%s%.2f", i ? " + " : "", injected[i] / run_s / 1e6);
 		printf("%s\n  %.2f %% of them forwarded out of dp1\n", workers > 1 ? ")" : "",
 		       100.0 * forwarded / (total ? total : 1));
+		printf("  withdrawn in %.3f s; loaded again as ternd loads its kernel's table at start: "
+		       "forwarding on all of it after %.3f s (staged, one switch), both copies level after %.3f s\n",
+		       withdraw_s, publish_s, level_s);
 	}
 	pipeline_fini(prefix);
 	return 0;

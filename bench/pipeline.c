@@ -347,7 +347,18 @@ void pipeline_route_every_kind(void)
 		dp_fib_add(0xc6130100 + (i << 8), 24, 3 + i);
 }
 
-double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n)
+/* The same route always gets the same upstream: a hash of the prefix picks it. */
+static struct dp_fib_op route_op(uint32_t prefix, uint8_t len, bool del)
+{
+	uint32_t up = (prefix * 2654435761u ^ len) >> 29;
+
+	return (struct dp_fib_op){ .prefix = prefix, .depth = len, .del = del,
+				   .nh = del ? 0 : PIPE_UPSTREAM_NH + up % PIPE_UPSTREAMS };
+}
+
+/* Feeds the FIB batches of 65536 changes with apply (both copies, each batch) or stage. */
+static double feed_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n, bool del,
+			  int (*feed)(const struct dp_fib_op *, unsigned int))
 {
 	enum { BATCH = 65536 };
 	static struct dp_fib_op ops[BATCH];
@@ -355,17 +366,39 @@ double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsign
 	unsigned int i, k = 0;
 
 	for (i = 0; i < n; i++) {
-		/* a hash of the prefix picks the upstream: the same prefix, the same one */
-		uint32_t up = (prefixes[i] * 2654435761u ^ lens[i]) >> 29;
-
-		ops[k++] = (struct dp_fib_op){ .prefix = prefixes[i], .depth = lens[i],
-					       .nh = PIPE_UPSTREAM_NH + up % PIPE_UPSTREAMS };
+		ops[k++] = route_op(prefixes[i], lens[i], del);
 		if (k == BATCH || i == n - 1) {
-			dp_fib_apply(ops, k);
+			feed(ops, k);
 			k = 0;
 		}
 	}
 	return (double)(rte_rdtsc() - t0) / rte_get_tsc_hz();
+}
+
+double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n)
+{
+	return feed_routes(prefixes, lens, n, false, dp_fib_apply);
+}
+
+double pipeline_del_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n)
+{
+	return feed_routes(prefixes, lens, n, true, dp_fib_apply);
+}
+
+double pipeline_load_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n,
+			    double *level_s)
+{
+	uint64_t t0 = rte_rdtsc(), hz = rte_get_tsc_hz();
+	double publish_s;
+
+	dp_fib_stage(NULL, 0);
+	feed_routes(prefixes, lens, n, false, dp_fib_stage);
+	dp_fib_publish();
+	publish_s = (double)(rte_rdtsc() - t0) / hz;
+	while (dp_fib_level(8192))
+		;
+	*level_s = (double)(rte_rdtsc() - t0) / hz;
+	return publish_s;
 }
 
 unsigned int pipeline_walk(struct pipeline *p)

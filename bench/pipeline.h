@@ -44,6 +44,16 @@ void pipeline_fini(const char *file_prefix);
 #define PIPE_UPSTREAMS 8
 #define PIPE_UPSTREAM_NH 16	/* their next hop ids: 16 .. 16 + PIPE_UPSTREAMS - 1 */
 double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n);
+/* Withdraws those routes the same way; returns seconds taken. */
+double pipeline_del_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n);
+/*
+ * Installs them as ternd loads the kernel's table at start: staged on the FIB's standby
+ * copy alone, published with one switch, then the other copy brought level in slices of
+ * 8192. Returns the seconds until the workers forward on the whole table; *level_s, until
+ * both copies hold it.
+ */
+double pipeline_load_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n,
+			    double *level_s);
 /* Frames the injector will produce next walk: a copy of each of n frames. */
 void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n);
 /* The MAC of port 0, where the injector's frames arrive. */

@@ -1,8 +1,9 @@
 #!/bin/bash
 # make bench, the forwarding pipeline without I/O: cycles per packet in ternd's forwarding
-# nodes and the FIB's insert rate, with 1k and 1M BGP-shaped routes, on 2 MiB pages as ternd
-# runs (4 KiB pages when none can be had, said so). One worker pinned to CPU 1; ROUNDS runs
-# per table, alternating, medians; the goals of issue 3 checked; results to $OUT/pipeline.json.
+# nodes and the FIB's insert, withdraw and staged-load times, with 1k and 1M BGP-shaped routes,
+# on 2 MiB pages as ternd runs (4 KiB pages when none can be had, said so). One worker pinned
+# to CPU 1; ROUNDS runs per table, alternating, medians; the goals of issue 3 checked; results
+# to $OUT/pipeline.json.
 #
 #   bench/pipeline.sh [BUILD]
 # Each run sends to FLOWS destinations picked across the table: with 64k of them a 1M table
@@ -58,12 +59,17 @@ for n in sorted({r["routes"] for r in runs}):
     med = lambda k: statistics.median(r[k] for r in rs)
     t = {"routes": n, "cycles_per_packet": med("pipeline_cycles_per_packet"),
          "cycles_runs": [r["pipeline_cycles_per_packet"] for r in rs],
-         "walk_mpps": med("walk_mpps"), "insert_s": med("insert_s"), "insert_per_s": med("insert_per_s")}
+         "walk_mpps": med("walk_mpps"), "insert_s": med("insert_s"), "insert_per_s": med("insert_per_s"),
+         "withdraw_s": med("withdraw_s"), "load_publish_s": med("load_publish_s"),
+         "load_level_s": med("load_level_s")}
     res["tables"].append(t)
     print(f"  {n:>8} routes: {t['cycles_per_packet']:6.1f} cycles/packet (runs "
           + " ".join(f"{c:.1f}" for c in t["cycles_runs"])
           + f"), {t['walk_mpps']:.2f} Mpps through the graph; "
-          f"FIB load {t['insert_s']:.3f} s, {t['insert_per_s'] / 1e6:.2f} M routes/s")
+          f"FIB load {t['insert_s']:.3f} s, {t['insert_per_s'] / 1e6:.2f} M routes/s (both copies, batches of 64k)")
+    print(f"  {'':>8}         withdrawn in {t['withdraw_s']:.3f} s; loaded as ternd loads its kernel's table "
+          f"at start: forwarding on all of it after {t['load_publish_s']:.3f} s, both copies level after "
+          f"{t['load_level_s']:.3f} s")
 goals = []
 for t in res["tables"]:
     goals.append((f"pipeline <= 40 cycles/packet with {t['routes']} routes", t["cycles_per_packet"] <= 40))
