@@ -34,15 +34,15 @@ int pipeline_cmd(int argc, char **argv)
 	uint64_t state = 42, cycles, packets, forwarded, injected[PIPE_MAX_WORKERS], total = 0;
 	struct gen_params gp = { .flows = 1, .frame_size = 64, .src_ip = 0xc6120002 };
 	struct rte_ether_addr src = { { 2, 0, 0, 0, 0xb0, 0 } };
-	uint8_t frame[RTE_ETHER_MAX_LEN], *lens;
-	uint32_t *prefixes, *dsts, *nhs;
+	uint8_t frame[RTE_ETHER_MAX_LEN], *lens = NULL;
+	uint32_t *prefixes = NULL, *dsts = NULL, *nhs = NULL;
 	unsigned int nb_check, differ = 0;
 	struct pipeline p;
 	const char *cpus = NULL;
 	bool trace = false;
 	bool json = false;
 	char prefix[64];
-	int c, rc;
+	int c, rc, ret = 1;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
@@ -98,8 +98,10 @@ int pipeline_cmd(int argc, char **argv)
 	lens = calloc(routes, 1);
 	dsts = calloc(flows, sizeof(*dsts));
 	nhs = calloc(flows, sizeof(*nhs));
-	if (!prefixes || !lens || !dsts || !nhs)
-		return 1;
+	if (!prefixes || !lens || !dsts || !nhs) {
+		fprintf(stderr, "tern-bench pipeline: out of memory for %u routes and %u flows\n", routes, flows);
+		goto out;
+	}
 	routes_bgp_like(prefixes, lens, routes, 7);
 	insert_s = pipeline_add_routes(prefixes, lens, routes);
 	for (i = 0; i < flows; i++)
@@ -107,8 +109,10 @@ int pipeline_cmd(int argc, char **argv)
 	gp.dst_mac = dp_port0_mac();
 	pipeline_stream(frame, gen_build_frame(&gp, &src, 0, 0, 0, frame), dsts, flows);
 	/* a trace armed on dp1, where nothing arrives: every node runs its trace hook, none picks */
-	if (trace && dp_trace_arm(1, 1) < 0)
-		return 1;
+	if (trace && dp_trace_arm(1, 1) < 0) {
+		fprintf(stderr, "tern-bench pipeline: cannot arm the trace\n");
+		goto out;
+	}
 	run_s = pipeline_run(&p, seconds, injected);
 	for (i = 0; i < workers; i++)
 		total += injected[i];
@@ -126,7 +130,7 @@ int pipeline_cmd(int argc, char **argv)
 	if (differ) {
 		fprintf(stderr, "tern-bench pipeline: after the staged load, %u of %u destinations have another next hop\n",
 			differ, nb_check);
-		return 1;
+		goto out;
 	}
 	if (json) {
 		printf("{\"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
@@ -152,6 +156,12 @@ int pipeline_cmd(int argc, char **argv)
 		       "forwarding on all of it after %.3f s (staged, one switch), both copies level after %.3f s\n",
 		       withdraw_s, publish_s, level_s);
 	}
+	ret = 0;
+out:
+	free(prefixes);
+	free(lens);
+	free(dsts);
+	free(nhs);
 	pipeline_fini(prefix);
-	return 0;
+	return ret;
 }
