@@ -18,6 +18,7 @@
 #include "bench/cmd_compare.h"
 #include "bench/compare.h"
 #include "bench/ports.h"
+#include "dataplane/eal_exit.h"
 
 #define MAX_PORTS (2 * COMPARE_MAX_DUTS)
 #define MAX_ROUNDS 10000
@@ -328,6 +329,6 @@ int compare_cmd(int argc, char **argv)
 		fprintf(stderr, "tern-bench: interrupted; the routers are left as they were found\n");
 	free(slices);
 	bench_ports_stop();
-	rte_eal_cleanup();
+	eal_exit_cleanup();
 	return rc < 0 ? 1 : 0;
 }

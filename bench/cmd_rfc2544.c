@@ -23,6 +23,7 @@
 #include "bench/gen.h"
 #include "bench/ports.h"
 #include "bench/rfc2544.h"
+#include "dataplane/eal_exit.h"
 
 #define MAX_PORTS 2
 
@@ -417,6 +418,6 @@ int rfc2544_cmd(int argc, char **argv)
 done:
 	rfc_report_free(&r);
 	bench_ports_stop();
-	rte_eal_cleanup();
+	eal_exit_cleanup();
 	return rc < 0 ? 1 : 0;
 }

@@ -20,6 +20,7 @@
 #include "bench/ports.h"
 #include "bench/cmd_rfc2544.h"
 #include "bench/routes.h"
+#include "dataplane/eal_exit.h"
 
 #define MAX_PORTS 8
 
@@ -244,6 +245,6 @@ int main(int argc, char **argv)
 	if (rc == 0)
 		report(&o, &r);
 	bench_ports_stop();
-	rte_eal_cleanup();
+	eal_exit_cleanup();
 	return rc < 0 ? 1 : 0;
 }

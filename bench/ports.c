@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "bench/ports.h"
+#include "dataplane/eal_exit.h"
 #include "dataplane/memseg_fd_guard.h"
 
 #define MAX_ARGS 64
@@ -45,6 +46,7 @@ int bench_eal_start(const char *eal, const char *const *ports, unsigned int nb_p
 	for (i = 0; i < nb_ports && argc < MAX_ARGS - 1; i++) {
 		argv[argc++] = "--vdev";
 		argv[argc++] = (char *)ports[i];
+		eal_exit_note_port(ports[i]);
 	}
 	argv[argc] = NULL;
 	if (rte_eal_init(argc, argv) < 0) {

@@ -7,6 +7,7 @@
 #include <rte_mbuf.h>
 
 #include "dataplane/dp.h"
+#include "dataplane/eal_exit.h"
 #include "dataplane/memseg_fd_guard.h"
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
@@ -142,6 +143,7 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 	p->port_id = port_id;
 	snprintf(p->name, sizeof(p->name), "%s", prm->name);
 	snprintf(p->dev, sizeof(p->dev), "%s", prm->dev);
+	eal_exit_note_port(prm->dev);
 	p->nb_rxq = prm->nb_rxq;
 	p->nb_txq = prm->nb_txq;
 	p->mtu = prm->mtu;
