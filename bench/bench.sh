@@ -192,8 +192,16 @@ for attempt in 1 2 3; do
 	echo "bench: the generator failed (attempt $attempt of 3)"
 	[ "$attempt" = 3 ] && exit 1
 done
+# each ternd's own account of its trials: the share of its worker's cycles that went to walks
+# that handled packets (its load), and so what it forwards a second of such walks
+loads=()
 for dut in "${DUTS[@]}"; do
 	alive "${dpid[$dut]}" || echo "bench: $dut died during the run (its later rounds have no result)"
+	if [ "${dut%-b}" = tern ] && alive "${dpid[$dut]}"; then
+		kill -CONT "${dpid[$dut]}"
+		"$BUILD/tern" -s "$TOP/$dut/ternd.sock" --json -c "show workers" > "$TOP/$dut-workers.json" 2>/dev/null &&
+			loads+=("$dut=$TOP/$dut-workers.json")
+	fi
 	stop_dut "$dut"
 done
-/usr/bin/python3 "$ROOT/bench/bench_report.py" "$TOP/compare.json" "$RESULTS" "$NB_ROUTES"
+/usr/bin/python3 "$ROOT/bench/bench_report.py" "$TOP/compare.json" "$RESULTS" "$NB_ROUTES" "${loads[@]}"

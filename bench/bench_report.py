@@ -2,13 +2,19 @@
 """make bench's summary: tern-bench compare's rates by round, as medians, best runs and the
 median of each round's own ratio, printed and written to a results file.
 
-usage: bench_report.py COMPARE_JSON RESULTS_JSON NB_ROUTES
+usage: bench_report.py COMPARE_JSON RESULTS_JSON NB_ROUTES [NAME=SHOW_WORKERS_JSON...]
+
+A ternd's `show workers` at the end of the run gives its own account of its trials: the
+share of its worker's cycles spent in walks that handled packets (the load) and the packets
+it forwarded in them, so what it forwards a second of such walks, whatever pace the
+generator kept.
 """
 import json
 import statistics
 import sys
 
 src, out, routes = sys.argv[1], sys.argv[2], int(sys.argv[3])
+workers = dict(a.split("=", 1) for a in sys.argv[4:])
 cmp = json.load(open(src))
 # each contender's runs by round; a round it gave no result in is left out of its pairs
 by_round = {d["name"]: {r: p for r, p in enumerate(d["rx_pps"], 1) if p}
@@ -58,6 +64,19 @@ if len(pooled) >= 4:
                                    "runs": {k: len(v) for k, v in lv.items()}}
             if "tern" in lv and "l3fwd" in lv:
                 res["levels"][name]["tern_vs_l3fwd"] = statistics.median(lv["tern"]) / statistics.median(lv["l3fwd"])
+# the worker's load over the run and its rate in busy walks, from its own counters
+for name, path in workers.items():
+    try:
+        sw = json.load(open(path))
+        w = sw["workers"][0]
+    except (OSError, ValueError, KeyError, IndexError):
+        continue
+    if not w["busy_cycles"] or not w["packets"]:
+        continue
+    res.setdefault("worker_load", {})[name] = {
+        "load_pct": w["load_pct"], "packets": w["packets"],
+        "busy_cycles_per_packet": w["busy_cycles"] / w["packets"],
+        "busy_walk_pps": w["packets"] * sw["tsc_hz"] / w["busy_cycles"]}
 json.dump(res, open(out, "w"), indent=2)
 
 label = {"l3fwd": "l3fwd-lpm", "testpmd": "testpmd-io"}
@@ -80,4 +99,8 @@ if "levels" in res:
 gaps = {k: v for k, v in res["no_result"].items() if v}
 if gaps:
     print("  rounds without a result: " + ", ".join(f"{k} {v}" for k, v in gaps.items()))
+for name, wl in res.get("worker_load", {}).items():
+    print(f"  {name}'s worker over the run: load {wl['load_pct']:.1f} %, "
+          f"{wl['busy_cycles_per_packet']:.1f} cycles a packet in walks that handled packets, "
+          f"so {wl['busy_walk_pps']/1e6:.3f} Mpps flat out")
 print(f"results: {out}")

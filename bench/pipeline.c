@@ -406,7 +406,7 @@ unsigned int pipeline_walk(struct pipeline *p)
 	unsigned int n = inj.repeat ? DP_BURST : inj.pending ? inj.n : 0;
 
 	rte_rcu_qsbr_thread_online(dp_rcu, 0);
-	dp_graph_walk_timed(p->graph, 1);
+	dp_graph_walk_timed(p->graph, 1, dp_walk_call_max());
 	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
 	return n;
 }
@@ -416,12 +416,13 @@ static int run_worker(void *arg)
 {
 	struct dp_worker *w = arg;
 	unsigned int id = w->index, loops = 0;
+	uint64_t call_max = dp_walk_call_max();
 
 	if (id != 0)
 		rte_rcu_qsbr_thread_register(dp_rcu, id);
 	rte_rcu_qsbr_thread_online(dp_rcu, id);
 	for (;;) {
-		dp_graph_walk_timed(w->graph, 1);
+		w->stats.busy_cycles += dp_graph_walk_timed(w->graph, 1, call_max);
 		rte_rcu_qsbr_quiescent(dp_rcu, id);
 		if ((++loops & 63) == 0 && rte_rdtsc() >= run_until)
 			break;

@@ -114,6 +114,10 @@ static void workers(struct outbuf *ob)
 	family(ob, "tern_worker_busy_polls", "counter", "Receive polls that returned packets");
 	for (w = 0; w < dp.nb_workers; w++)
 		ob_printf(ob, "tern_worker_busy_polls_total{worker=\"%u\"} %lu\n", w, p[w].busy_polls);
+	family(ob, "tern_worker_busy_cycles", "counter",
+	       "TSC cycles spent in walks that handled packets (the load: their share of tern_worker_cycles)");
+	for (w = 0; w < dp.nb_workers; w++)
+		ob_printf(ob, "tern_worker_busy_cycles_total{worker=\"%u\"} %lu\n", w, p[w].busy_cycles);
 	family(ob, "tern_worker_cycles", "counter", "TSC cycles spent per stage of the forwarding path");
 	for (w = 0; w < dp.nb_workers; w++)
 		for (s = 0; s < DP_STAGE_MAX; s++)

@@ -127,6 +127,8 @@ void rates_worker(unsigned int worker, struct worker_rates *r)
 	pkts = b->rx_packets - a->rx_packets;
 	polls = b->polls - a->polls;
 	r->pps = pkts / dt;
+	if (b->cycles > a->cycles)
+		r->load_pct = 100.0 * (double)(b->busy_cycles - a->busy_cycles) / (b->cycles - a->cycles);
 	busy = b->busy_polls - a->busy_polls;
 	r->busy_pct = polls ? 100.0 * busy / polls : 0;
 	r->burst = busy ? (double)pkts / busy : 0;

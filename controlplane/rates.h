@@ -15,9 +15,10 @@ struct port_rates {
 
 struct worker_rates {
 	double pps;			/* packets received per second */
+	double load_pct;		/* cycles spent in walks that handled packets: near
+					 * 100 %, the worker is at its limit */
 	double busy_pct;		/* polls that found packets */
-	double burst;			/* packets a poll that found some brought: near the rx
-					 * burst size (32), the worker is at its limit */
+	double burst;			/* packets a poll that found some brought */
 	double cycles_per_packet;	/* all stages, over the interval */
 	double stage_cpp[DP_STAGE_MAX];	/* each stage's cycles per received packet */
 };

@@ -36,6 +36,7 @@ struct dp_rxq {
 /* Per-worker counters: written only by that worker, summed by the control thread. */
 struct dp_worker_stats {
 	uint64_t loops;
+	uint64_t busy_cycles;	/* sampled: cycles of the walks that handled packets */
 } __rte_cache_aligned;
 
 struct dp_worker {

@@ -60,14 +60,49 @@ static inline void dp_graph_walk(struct rte_graph *graph)
 	graph->tail = 0;
 }
 
-/* Walks graph once and adds scale times each node call's cycles to the node's total_cycles. */
-static inline void dp_graph_walk_timed(struct rte_graph *graph, uint32_t scale)
+/*
+ * A node call's cycles are charged only up to this many microseconds: a longer
+ * one lost its CPU (a time slice to another thread, or the whole process
+ * stopped) rather than worked, and one such call, scaled by DP_WALK_SAMPLE,
+ * would outweigh millions of real ones. The slowest real call, a node on a
+ * full vector of 256 packets, takes some tens of microseconds.
+ */
+#define DP_WALK_CALL_MAX_US 1000
+
+/* DP_WALK_CALL_MAX_US in TSC cycles. */
+static inline uint64_t dp_walk_call_max(void)
+{
+	return rte_get_tsc_hz() / 1000000 * DP_WALK_CALL_MAX_US;
+}
+
+/* Charges node the cycles from then to now, scaled, unless they are more than max. */
+static inline uint64_t dp_walk_charge(struct rte_node *node, uint64_t then, uint64_t now,
+				      uint32_t scale, uint64_t max)
+{
+	uint64_t c = now - then;
+
+	if (unlikely(c > max))
+		return 0;
+	node->total_cycles += c * scale;
+	return c;
+}
+
+/*
+ * Walks graph once and adds scale times each node call's cycles (up to
+ * max_call each, see DP_WALK_CALL_MAX_US) to the node's total_cycles. Returns
+ * scale times the cycles it charged if any node call in the walk handled
+ * objects (a busy walk), else 0: the worker's load is the busy walks' share
+ * of all cycles.
+ */
+static inline uint64_t dp_graph_walk_timed(struct rte_graph *graph, uint32_t scale,
+					   uint64_t max_call)
 {
 	const rte_graph_off_t *cir_start = graph->cir_start;
 	const rte_node_t mask = graph->cir_mask;
 	uint32_t head = graph->head;
-	uint64_t then = rte_rdtsc(), now;
+	uint64_t then = rte_rdtsc(), now, charged = 0;
 	struct rte_node *node, *idle = NULL;
+	bool busy = false;
 	int32_t at;
 	uint16_t rc;
 	void **objs;
@@ -77,7 +112,7 @@ static inline void dp_graph_walk_timed(struct rte_graph *graph, uint32_t scale)
 		node = (struct rte_node *)RTE_PTR_ADD(graph, cir_start[at]);
 		if (unlikely(idle != NULL) && at >= 0) {
 			now = rte_rdtsc();
-			idle->total_cycles += (now - then) * scale;
+			charged += dp_walk_charge(idle, then, now, scale, max_call);
 			then = now;
 			idle = NULL;
 		}
@@ -89,17 +124,19 @@ static inline void dp_graph_walk_timed(struct rte_graph *graph, uint32_t scale)
 			idle = node;
 		} else {
 			now = rte_rdtsc();
-			node->total_cycles += (now - then) * scale;
+			charged += dp_walk_charge(node, then, now, scale, max_call);
 			node->total_objs += rc;
 			then = now;
 			idle = NULL;	/* nothing is left uncharged */
+			busy |= rc != 0;
 		}
 		node->idx = 0;
 		head = likely((int32_t)head > 0) ? head & mask : head;
 	}
 	if (idle != NULL)	/* every source came back empty */
-		idle->total_cycles += (rte_rdtsc() - then) * scale;
+		charged += dp_walk_charge(idle, then, rte_rdtsc(), scale, max_call);
 	graph->tail = 0;
+	return busy ? charged * scale : 0;
 }
 
 /* Which walks a worker times: gaps drawn uniformly from 1 .. 2 * DP_WALK_SAMPLE - 1. */

@@ -52,6 +52,7 @@ void dp_worker_perf(unsigned int w, struct dp_worker_perf *p)
 	memset(p, 0, sizeof(*p));
 	if (graph == NULL)
 		return;
+	p->busy_cycles = dp.workers[w].stats.busy_cycles;
 	rte_graph_foreach_node(count, off, graph, n) {
 		bool counts;
 		int s = stage_of(n->name, &counts);

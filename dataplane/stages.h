@@ -35,6 +35,7 @@ struct dp_worker_perf {
 	uint64_t busy_polls;	/* of which returned packets */
 	uint64_t rx_packets;
 	uint64_t cycles;	/* all stages */
+	uint64_t busy_cycles;	/* of which in walks that handled packets: the load */
 };
 
 /* Sums worker w's node counters; read by the control thread while the worker runs. */

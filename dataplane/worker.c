@@ -39,6 +39,7 @@ static int worker_main(void *arg)
 	struct rte_graph *graph = w->graph;
 	struct rte_rcu_qsbr *rcu = dp_rcu;
 	unsigned int id = w->index;
+	uint64_t call_max = dp_walk_call_max();
 	struct dp_walk_sampler sampler;
 
 	dp_walk_sampler_init(&sampler, 0x9e3779b9u * (id + 1));
@@ -46,7 +47,7 @@ static int worker_main(void *arg)
 	rte_rcu_qsbr_thread_online(rcu, id);
 	while (!__atomic_load_n(&w->quit, __ATOMIC_RELAXED)) {
 		if (unlikely(dp_walk_sample(&sampler)))
-			dp_graph_walk_timed(graph, DP_WALK_SAMPLE);
+			w->stats.busy_cycles += dp_graph_walk_timed(graph, DP_WALK_SAMPLE, call_max);
 		else
 			dp_graph_walk(graph);
 		/* Nothing from the tables is held between walks. */

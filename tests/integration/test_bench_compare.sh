@@ -51,7 +51,8 @@ check "a name that would break the JSON is refused" bash -c "
 check "a port before any --dut is refused" bash -c "
 	'$BENCH' compare --port p0 2>&1 | grep -q 'follow the --dut they belong to'"
 
-# bench.sh with two ternds (the same build), three short rounds: a rate for each in every one.
+# bench.sh with two ternds (the same build), three short rounds: a rate for each in every one,
+# and each one's own account of its worker's load.
 CONTENDERS="tern tern-b" TERN_B=$TERN_BUILD/ternd ROUNDS=3 DURATION=0.3 OUT=$T_DIR/out \
 	"$TERN_ROOT/bench/bench.sh" "$TERN_BUILD" > "$T_DIR/bench.log" 2>&1
 rc=$?
@@ -64,6 +65,13 @@ assert sorted(j["runs_pps"]) == ["tern", "tern-b"], j
 assert all(len(v) == 3 and min(v) > 10000 for v in j["runs_pps"].values()), j["runs_pps"]
 assert j["no_result"] == {"tern": 0, "tern-b": 0}, j
 assert 0.2 < j["tern_b_vs_tern_paired"] < 5, j' "$T_DIR/out/results.json"
+check "each ternd gave the load of its worker and its rate in busy walks" /usr/bin/python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))["worker_load"]
+assert sorted(j) == ["tern", "tern-b"], j
+for w in j.values():
+    assert 0 < w["load_pct"] <= 100 and w["busy_cycles_per_packet"] > 10, j
+    assert w["busy_walk_pps"] > 10000, j' "$T_DIR/out/results.json"
 check "bench.sh left no namespace behind" bash -c "! ip netns list | grep -q '^tern-bench-r'"
 check "bench.sh left no ternd behind" bash -c "! pgrep -f 'tern-bench-.*/ternd[.]conf' >/dev/null"
 tern_test_end

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runtime statistics: while h1 pings h2 through ternd at about 500 packets/s, show workers
-# gives the worker's rate, busy share and cycles per packet by stage; show interfaces and
+# gives the worker's rate, load, busy share and cycles per packet by stage; show interfaces and
 # show interfaces counters give pps and bps over the last second; show errors gives rates.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin worker-stats
@@ -25,6 +25,9 @@ check "show workers: some polls are busy, most are idle (busy share between 0 an
 	json_true '0 < j["workers"][0]["busy_pct"] < 50 and j["workers"][0]["busy_polls"] > 400' <<<"$workers"
 check "show workers: a busy poll brings about one packet (echoes one at a time, not a full burst)" \
 	json_true '1 <= j["workers"][0]["packets_per_busy_poll"] < 4' <<<"$workers"
+check "show workers: the load (busy walks' share of cycles) is above 0 and far from the limit" \
+	json_true '0 < j["workers"][0]["load_pct"] < 20 and j["workers"][0]["recent_load_pct"] < 20 and 0 < j["workers"][0]["busy_cycles"] < j["workers"][0]["cycles"]' <<<"$workers"
+check "show workers (text) gives the load" grep -q "load [0-9.]* %" <<<"$text"
 check "show workers (text) gives the packets a busy poll brought" grep -q "% of polls with [0-9.]* packets each" <<<"$text"
 check "show workers: every stage on the forwarding path (rx, fastpath, tx) handled packets" \
 	json_true 'all(j["workers"][0]["stages"][s]["packets"] > 400 for s in ("rx", "fastpath", "tx"))' <<<"$workers"

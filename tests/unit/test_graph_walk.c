@@ -104,7 +104,7 @@ static void test_empty_polls_are_charged_to_sources(void **state)
 	assert_true(idle_after_busy > 0);
 
 	for (i = 0; i < WALKS; i++)
-		dp_graph_walk_timed(graph, 1);
+		dp_graph_walk_timed(graph, 1, dp_walk_call_max());
 	rte_graph_foreach_node(count, off, graph, n) {
 		if (strcmp(n->name, "walk_sink") == 0)
 			sink = n;
@@ -119,6 +119,66 @@ static void test_empty_polls_are_charged_to_sources(void **state)
 	assert_true(src_cycles >= (uint64_t)WALKS * 2 * SPIN);
 	assert_true(sink->total_cycles < (uint64_t)WALKS * SPIN / 10);
 	rte_graph_destroy(id);
+}
+
+/* A timed walk returns its cycles, scaled, when a node in it handled packets; else 0.
+ * Calls longer than the cap are left out of both. */
+static void test_timed_walks_tell_the_load(void **state)
+{
+	static const char *idle_only[] = { "walk_idle_a", "walk_idle_b", "walk_sink" };
+	static const char *with_busy[] = { "walk_idle_a", "walk_busy", "walk_idle_b", "walk_sink" };
+	struct rte_graph_param prm = { .node_patterns = idle_only, .nb_node_patterns = 3,
+				       .socket_id = SOCKET_ID_ANY };
+	uint64_t busy = 0, cycles = 0;
+	struct rte_graph *graph;
+	struct rte_node *n;
+	rte_graph_off_t off;
+	rte_node_t count;
+	rte_graph_t id;
+	int i;
+
+	(void)state;
+	spin = SPIN / 10;
+	id = rte_graph_create("walk_idle_only", &prm);
+	assert_int_not_equal(id, RTE_GRAPH_ID_INVALID);
+	graph = rte_graph_lookup("walk_idle_only");
+	for (i = 0; i < 16; i++)
+		busy += dp_graph_walk_timed(graph, DP_WALK_SAMPLE, dp_walk_call_max());
+	rte_graph_foreach_node(count, off, graph, n)
+		cycles += n->total_cycles;
+	assert_int_equal(busy, 0);			/* nothing handled: no load */
+	assert_true(cycles >= 16ULL * 2 * (SPIN / 10) * DP_WALK_SAMPLE);	/* yet the time is counted */
+	rte_graph_destroy(id);
+
+	prm.node_patterns = with_busy;
+	prm.nb_node_patterns = 4;
+	id = rte_graph_create("walk_with_busy", &prm);
+	assert_int_not_equal(id, RTE_GRAPH_ID_INVALID);
+	graph = rte_graph_lookup("walk_with_busy");
+	busy = cycles = 0;
+	for (i = 0; i < 16; i++)
+		busy += dp_graph_walk_timed(graph, DP_WALK_SAMPLE, dp_walk_call_max());
+	rte_graph_foreach_node(count, off, graph, n)
+		cycles += n->total_cycles;
+	/* every walk handled packets: all of its cycles, as its nodes were charged */
+	assert_int_equal(busy, cycles);
+	assert_true(busy >= 16ULL * 2 * (SPIN / 10) * DP_WALK_SAMPLE);
+
+	/* a call longer than the cap (its thread lost the CPU) is charged nothing, busy or not */
+	busy = cycles = 0;
+	rte_graph_foreach_node(count, off, graph, n)
+		n->total_cycles = 0;
+	for (i = 0; i < 16; i++)
+		busy += dp_graph_walk_timed(graph, DP_WALK_SAMPLE, SPIN / 20);
+	rte_graph_foreach_node(count, off, graph, n) {
+		if (strncmp(n->name, "walk_idle", 9) == 0)
+			assert_int_equal(n->total_cycles, 0);
+		cycles += n->total_cycles;
+	}
+	assert_int_equal(busy, cycles);
+	assert_true(busy < 16ULL * (SPIN / 20) * 2 * DP_WALK_SAMPLE);
+	rte_graph_destroy(id);
+	spin = SPIN;
 }
 
 static void test_sampled_walks_estimate_the_cycles(void **state)
@@ -158,7 +218,7 @@ static void test_sampled_walks_estimate_the_cycles(void **state)
 	for (i = 0; i < SAMPLED_WALKS; i++) {
 		gap++;
 		if (dp_walk_sample(&sampler)) {
-			dp_graph_walk_timed(graph, DP_WALK_SAMPLE);
+			dp_graph_walk_timed(graph, DP_WALK_SAMPLE, dp_walk_call_max());
 			timed++;
 			gap_min = gap < gap_min ? gap : gap_min;
 			gap_max = gap > gap_max ? gap : gap_max;
@@ -192,6 +252,7 @@ int main(void)
 			 "--file-prefix", prefix, "--log-level", "error", NULL };
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_empty_polls_are_charged_to_sources),
+		cmocka_unit_test(test_timed_walks_tell_the_load),
 		cmocka_unit_test(test_sampled_walks_estimate_the_cycles),
 	};
 
