@@ -66,7 +66,8 @@ batches = (n1["batches"] - n0["batches"]) / secs
 print(f"transit: offered {r['tx_pps']:.0f} pps, forwarded {r['rx_pps']:.0f} pps, loss {r['loss_percent']:.4f} % "
       f"({r['tx_packets'] - min(r['rx_packets'], r['tx_packets'])} frames), latency p99 {r['latency_ns']['p99'] / 1e3:.1f} us")
 print(f"where: m0 received {m0['rx_packets']}, missed {m0['rx_missed']}; m1 sent {m1['tx_packets']}, "
-      f"dropped at its full tx ring {m1['tx_drops']} (the generator not reading fast enough)")
+      f"dropped at its tx ring {m1['tx_drops']} (full: the generator not reading fast enough; or "
+      f"no generator connected yet, for the kernel's own frames)")
 print(f"route changes mirrored during the trial: {changes:.0f}/s (asked {want}/s), in {batches:.0f} FIB batches/s "
       f"(batch_interval_us {n1['batch_interval_us']}); ternd's control thread used {100 * ticks / hz / secs:.1f} % of a CPU")
 c = json.loads(sys.argv[11] or "{}")
