@@ -7,19 +7,21 @@
 # share CPU 0, as they must on a 2-core machine (the churn is pinned there: left to the
 # scheduler, it took a quarter of the worker's CPU).
 #
-# The generator's memif rings have 4096 slots (GEN_RING_LOG2=12), a tester NIC's receive ring:
-# sharing its CPU, it is now and then descheduled for a millisecond or more, and with 1024
-# slots ternd's transmit ring towards it filled while ternd lost nothing.
+# The generator's memif rings have 16384 slots (GEN_RING_LOG2=14), a deep tester NIC's receive
+# ring: sharing its CPU with the churn and ternd's control thread, it is now and then
+# descheduled for a millisecond or more, and ternd's transmit ring towards it filled while
+# ternd lost nothing (1024 slots: 0.02-0.04 % lost there; 4096: 32 frames in one of eight
+# 10-s runs, once the generator drained its backlog; 16384: none in three).
 #
 #   bench/churn.sh [BUILD]     env: DURATION (10), CHURN (10000 changes/s), SHARE (80 %),
-#                              GEN_RING_LOG2 (12), GEN_BIN (BUILD's tern-bench)
+#                              GEN_RING_LOG2 (14), GEN_BIN (BUILD's tern-bench)
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 DURATION=${DURATION:-10}
 CHURN=${CHURN:-10000}
 SHARE=${SHARE:-80}
-GEN_RING_LOG2=${GEN_RING_LOG2:-12}
+GEN_RING_LOG2=${GEN_RING_LOG2:-14}
 GEN_BIN=${GEN_BIN:-$BUILD/tern-bench}
 . "$ROOT/bench/lib.sh"
 bench_extra_cleanup() { [ -n "${churn_pid:-}" ] && kill "$churn_pid" 2>/dev/null; }
@@ -67,7 +69,7 @@ print(f"transit: offered {r['tx_pps']:.0f} pps, forwarded {r['rx_pps']:.0f} pps,
       f"({r['tx_packets'] - min(r['rx_packets'], r['tx_packets'])} frames), latency p99 {r['latency_ns']['p99'] / 1e3:.1f} us")
 print(f"where: m0 received {m0['rx_packets']}, missed {m0['rx_missed']}; m1 sent {m1['tx_packets']}, "
       f"dropped at its tx ring {m1['tx_drops']} (full: the generator not reading fast enough; or "
-      f"no generator connected yet, for the kernel's own frames)")
+      f"not ready yet as it connects, for the kernel's own frames as the link comes up)")
 print(f"route changes mirrored during the trial: {changes:.0f}/s (asked {want}/s), in {batches:.0f} FIB batches/s "
       f"(batch_interval_us {n1['batch_interval_us']}); ternd's control thread used {100 * ticks / hz / secs:.1f} % of a CPU")
 c = json.loads(sys.argv[11] or "{}")
