@@ -127,8 +127,8 @@ bench_cleanup() {
 TERND_ONE_CPU=${TERND_ONE_CPU:-0}
 
 # Writes $DIR/ternd.conf: EAL memory arguments, the [port] sections read from standard input,
-# one worker on lcore 1 polling RX, a FIB of ROUTES, then TERND_CONF_EXTRA (more sections,
-# to try a setting: TERND_CONF_EXTRA=$'[netlink]\nbatch_interval_us = 0').
+# one worker on lcore 1 polling RX (with TERND_RX_BURST, its rx_burst), a FIB of ROUTES, then
+# TERND_CONF_EXTRA (more sections, to try a setting: TERND_CONF_EXTRA=$'[netlink]\nbatch_interval_us = 0').
 ternd_conf() {	# EAL_MEM RX ROUTES
 	local lcores=
 	[ "$TERND_ONE_CPU" = 1 ] && lcores="--lcores 0@1,1@1"
@@ -139,6 +139,7 @@ ternd_conf() {	# EAL_MEM RX ROUTES
 		cat
 		echo "[worker 1]"
 		echo "rx = $2"
+		if [ -n "${TERND_RX_BURST:-}" ]; then echo "rx_burst = $TERND_RX_BURST"; fi
 		echo "[fib]"
 		echo "routes = $3"
 		if [ "$TERND_ONE_CPU" = 1 ]; then printf '[exception]\nidle_sleep_max_ms = 8\n'; fi

@@ -20,8 +20,8 @@ static void worker_json(struct cmd_ctx *ctx, unsigned int i, const struct dp_wor
 	const struct dp_worker *w = &dp.workers[i];
 	unsigned int q, s;
 
-	ob_printf(ctx->out, "%s{\"index\": %u, \"lcore\": %u, \"loops\": %lu, \"rx\": [", i ? ", " : "",
-		  w->index, w->lcore, w->stats.loops);
+	ob_printf(ctx->out, "%s{\"index\": %u, \"lcore\": %u, \"loops\": %lu, \"rx_burst\": %u, \"rx\": [",
+		  i ? ", " : "", w->index, w->lcore, w->stats.loops, w->rx_burst);
 	for (q = 0; q < w->nb_rxq; q++)
 		ob_printf(ctx->out, "%s\"%s:%u\"", q ? ", " : "", dp.ports[w->rxq[q].port].name,
 			  w->rxq[q].queue);
@@ -54,7 +54,7 @@ static void worker_text(struct cmd_ctx *ctx, unsigned int i, const struct dp_wor
 	ob_printf(ctx->out, "Worker %u on lcore %u, polling", w->index, w->lcore);
 	for (q = 0; q < w->nb_rxq; q++)
 		ob_printf(ctx->out, " %s:%u", dp.ports[w->rxq[q].port].name, w->rxq[q].queue);
-	ob_printf(ctx->out, "\n");
+	ob_printf(ctx->out, ", bursts of up to %u\n", w->rx_burst);
 	if (rates_interval_s() > 0)
 		ob_printf(ctx->out, "  last %.1f s: %.3f Mpps, load %.1f %%, busy %.1f %% of polls with %.1f packets each, "
 			  "%.1f cycles/packet\n", rates_interval_s(), r->pps / 1e6, r->load_pct, r->busy_pct,
@@ -106,8 +106,8 @@ static int cmd_show_workers(struct cmd_ctx *ctx)
 	else
 		ob_printf(ctx->out, "\nLoad: the share of its cycles a worker spent in walks that handled packets; near 100 %%,\n"
 			  "it is at its limit (sampled, as the stages' cycles are).\n"
-			  "Packets each: what a busy poll brought, at most %u (the burst size); a sender that sends\n"
-			  "in bursts brings whole ones at any load.\n"
+			  "Packets each: what a busy poll brought, at most the worker's rx burst ([worker N] rx_burst,\n"
+			  "default %u); a sender that sends in bursts brings whole ones at any load.\n"
 			  "Cycles/pkt: a stage's cycles per packet it handled (rx counts idle polls too);\n"
 			  "Recent c/rx: its cycles per packet received, over the last interval.\n", DP_BURST);
 	return 0;

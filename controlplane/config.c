@@ -236,7 +236,7 @@ static int parse_rx_list(struct parse *p, const char *sect, struct tern_worker_c
 
 static int parse_worker(struct parse *p, const char *sect, const char *lcore)
 {
-	static const char *const keys[] = { "rx", NULL };
+	static const char *const keys[] = { "rx", "rx_burst", NULL };
 	struct tern_worker_config *w;
 	unsigned long v;
 	unsigned int i;
@@ -257,6 +257,10 @@ static int parse_worker(struct parse *p, const char *sect, const char *lcore)
 		return fail(p, "[%s]: too many workers; at most %d", sect, TERN_MAX_WORKERS);
 	w = &p->cfg->workers[p->cfg->nb_workers++];
 	w->lcore = v;
+	v = 0;	/* absent: the dataplane's default */
+	if ((rc = get_uint(p, sect, "rx_burst", 1, TERN_RX_BURST_MAX, &v)) < 0)
+		return rc;
+	w->rx_burst = v;
 	s = rte_cfgfile_get_entry(p->file, sect, "rx");
 	if (s == NULL)
 		return fail(p, "[%s] rx: missing; expected PORT:QUEUE pairs such as dp0:0", sect);

@@ -12,6 +12,7 @@
 #define TERN_MAX_PORTS 32
 #define TERN_MAX_WORKERS 64
 #define TERN_MAX_RXQ 16
+#define TERN_RX_BURST_MAX 256	/* a worker's rx_burst: DP_BURST_MAX */
 #define TERN_PORT_NAME_LEN 16	/* it is also the exception TAP's name: IFNAMSIZ */
 #define TERN_DEFAULT_CONFIG "/etc/tern/ternd.conf"
 #define TERN_DEFAULT_DB "/var/lib/tern/tern.db"
@@ -38,6 +39,7 @@ struct tern_rx_assign {
 
 struct tern_worker_config {
 	unsigned int lcore;
+	unsigned int rx_burst;	/* packets a poll of one rx queue takes, at most; 0: the default */
 	unsigned int nb_rx;
 	struct tern_rx_assign rx[TERN_MAX_PORTS * TERN_MAX_RXQ];
 };

@@ -31,6 +31,8 @@
 #include "controlplane/store.h"
 #include "controlplane/telemetry.h"
 #include "dataplane/dp.h"
+
+_Static_assert(TERN_RX_BURST_MAX == DP_BURST_MAX, "[worker N] rx_burst allows what a worker takes");
 #include "dataplane/eal_exit.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
@@ -172,7 +174,7 @@ static int dataplane_start(char *err, size_t errlen)
 				if ((q - cfg.ports[p].rxq) % cfg.nb_workers == i &&
 				    n < DP_MAX_RXQ_PER_WORKER)
 					rxq[n++] = (struct dp_rxq){ .port = p, .queue = q };
-		rc = dp_worker_add(cfg.workers[i].lcore, rxq, n);
+		rc = dp_worker_add(cfg.workers[i].lcore, rxq, n, cfg.workers[i].rx_burst);
 		if (rc < 0) {
 			snprintf(err, errlen, "worker %u: too many rx queues", cfg.workers[i].lcore);
 			return rc;

@@ -122,7 +122,7 @@ static inline uint32_t frame_dst(const struct rte_mbuf *m)
 
 /*
  * Frames from .. to - 1 of the vector, each in one go: its checks (or, when
- * checked, the ones a pass before made: hdr and tl), its FIB lookup, its
+ * checked, the ones a pass before made: hdr and tl, from from on), its FIB lookup, its
  * rewrite and its next. With entries (each frame's first-level FIB entry,
  * prefetched), the lookup is rte_fib's DIR-24-8 with its first level read
  * here: an entry is the next hop shifted left by one or, with bit 0 set, a
@@ -148,8 +148,8 @@ fast_frames(void **objs, uint16_t from, uint16_t to, struct rte_fib *fib,
 		uint64_t id;
 
 		if (checked) {
-			ip = hdr[i];
-			len = tl[i];
+			ip = hdr[i - from];
+			len = tl[i - from];
 		} else {
 			ip = fast_candidate(m, &len);
 		}
@@ -171,8 +171,18 @@ fast_frames(void **objs, uint16_t from, uint16_t to, struct rte_fib *fib,
 	}
 }
 
-/* Frames at the head of a vector whose headers are checked in a pass of their own. */
+/* Frames at the head of a chunk whose headers are checked in a pass of their own. */
 #define IP4_FAST_HEAD_START 8
+/*
+ * A vector is taken in chunks of this many frames, each through all the
+ * passes below before the next: a worker's rx burst is 128 by default, and a
+ * first pass over 128 frames had the first ones' lines cooling by the time the
+ * last pass came back to them. The pipeline benchmark (1k routes, 65 536
+ * destinations, bursts of 128, three alternating runs) took 27.1-30.5 cycles
+ * a packet without chunks against 23.2-29.6 with bursts of 32; with chunks
+ * of 32, 23.9-27.5.
+ */
+#define IP4_FAST_CHUNK 32
 
 static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				 uint16_t nb)
@@ -187,7 +197,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	const uint32_t *tbl24;
 	struct rte_fib *fib;
 	unsigned int copy;
-	uint16_t i, head;
+	uint16_t i, head, at, end;
 
 	if (unlikely(nb == 0))
 		return 0;
@@ -219,15 +229,18 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	 * the cycles with 1k routes and the same (1.005x) with 1M; with every
 	 * frame in one pass (113.9), 0.92x and 1.14x.
 	 */
-	for (i = 0; i < nb; i++) {
-		entries[i] = &tbl24[frame_dst(objs[i]) >> 8];
-		rte_prefetch0(entries[i]);
+	for (at = 0; at < nb; at = end) {
+		end = RTE_MIN(nb, at + IP4_FAST_CHUNK);
+		for (i = at; i < end; i++) {
+			entries[i] = &tbl24[frame_dst(objs[i]) >> 8];
+			rte_prefetch0(entries[i]);
+		}
+		head = RTE_MIN(end, at + IP4_FAST_HEAD_START);
+		for (i = at; i < head; i++)
+			hdr[i - at] = fast_candidate(objs[i], &tl[i - at]);
+		fast_frames(objs, at, head, fib, entries, NULL, true, hdr, tl, nexts, &any, &all);
+		fast_frames(objs, head, end, fib, entries, NULL, false, NULL, NULL, nexts, &any, &all);
 	}
-	head = RTE_MIN(nb, IP4_FAST_HEAD_START);
-	for (i = 0; i < head; i++)
-		hdr[i] = fast_candidate(objs[i], &tl[i]);
-	fast_frames(objs, 0, head, fib, entries, NULL, true, hdr, tl, nexts, &any, &all);
-	fast_frames(objs, head, nb, fib, entries, NULL, false, NULL, NULL, nexts, &any, &all);
 dispatch:
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], any ^ all);
 	return nb;

@@ -10,7 +10,7 @@
 struct rte_node;
 
 /* Clones port_rx for (port, queue); name receives the clone's node name. */
-int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, char *name, size_t len);
+int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, uint16_t burst, char *name, size_t len);
 /* Polls of a port_rx node (in a worker's graph) that returned packets; 0 for other nodes. */
 uint64_t dp_node_port_rx_busy(const struct rte_node *node);
 /* Clones port_tx for a port and wires it as ip4_rewrite's and kernel_out's edge (port index). */

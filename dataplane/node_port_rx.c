@@ -13,7 +13,8 @@ enum port_rx_next {
 struct port_rx_ctx {
 	uint16_t port_id;
 	uint16_t queue;
-	uint32_t pad;
+	uint16_t burst;		/* packets a poll takes, at most */
+	uint16_t pad;
 	uint64_t busy;		/* polls that returned packets; this worker's own */
 };
 
@@ -29,7 +30,7 @@ static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, 
 
 	(void)objs;
 	(void)nb;
-	n = rte_eth_rx_burst(ctx->port_id, ctx->queue, (struct rte_mbuf **)node->objs, DP_BURST);
+	n = rte_eth_rx_burst(ctx->port_id, ctx->queue, (struct rte_mbuf **)node->objs, ctx->burst);
 	if (n == 0)
 		return 0;
 	ctx->busy++;
@@ -66,7 +67,7 @@ static struct rte_node_register port_rx_node = {
 };
 RTE_NODE_REGISTER(port_rx_node);
 
-int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, char *name, size_t len)
+int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, uint16_t burst, char *name, size_t len)
 {
 	char suffix[16];
 	rte_node_t id;
@@ -83,6 +84,7 @@ int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, char *name, size_t l
 	clone_id[nb_clones] = id;
 	clone_ctx[nb_clones].port_id = port_id;
 	clone_ctx[nb_clones].queue = queue;
+	clone_ctx[nb_clones].burst = burst;
 	nb_clones++;
 	return 0;
 }

@@ -17,10 +17,13 @@
 #include "dataplane/node_port.h"
 #include "dataplane/rcu.h"
 
-int dp_worker_add(unsigned int lcore, const struct dp_rxq *rxq, unsigned int nb_rxq)
+int dp_worker_add(unsigned int lcore, const struct dp_rxq *rxq, unsigned int nb_rxq,
+		  unsigned int rx_burst)
 {
 	struct dp_worker *w;
 
+	if (rx_burst > DP_BURST_MAX)
+		return -EINVAL;
 	if (dp.nb_workers == DP_MAX_WORKERS || nb_rxq > DP_MAX_RXQ_PER_WORKER)
 		return -ENOSPC;
 	w = &dp.workers[dp.nb_workers];
@@ -28,6 +31,7 @@ int dp_worker_add(unsigned int lcore, const struct dp_rxq *rxq, unsigned int nb_
 	w->lcore = lcore;
 	w->index = dp.nb_workers;
 	w->nb_rxq = nb_rxq;
+	w->rx_burst = rx_burst ? rx_burst : DP_BURST;
 	memcpy(w->rxq, rxq, nb_rxq * sizeof(*rxq));
 	dp.nb_workers++;
 	return 0;
@@ -72,7 +76,8 @@ static int graph_create(struct dp_worker *w, char *err, size_t errlen)
 	for (i = 0; i < w->nb_rxq; i++) {
 		const struct dp_port *p = &dp.ports[w->rxq[i].port];
 
-		rc = dp_node_port_rx_clone(p->port_id, w->rxq[i].queue, names[i], sizeof(names[i]));
+		rc = dp_node_port_rx_clone(p->port_id, w->rxq[i].queue, w->rx_burst, names[i],
+					   sizeof(names[i]));
 		if (rc < 0) {
 			snprintf(err, errlen, "worker %u: cannot make the rx node for %s:%u",
 				 w->lcore, p->name, w->rxq[i].queue);

@@ -87,6 +87,11 @@ static void test_config_good_file_loads(void **state)
 	assert_int_equal(cfg.workers[0].nb_rx, 3);
 	assert_int_equal(cfg.workers[0].rx[2].port, 1);
 	assert_int_equal(cfg.workers[0].rx[2].queue, 1);
+	assert_int_equal(cfg.workers[0].rx_burst, 0);	/* absent: the dataplane's default */
+	assert_int_equal(load_with("rx = dp0:0", "rx_burst = 32\nrx = dp0:0"), 0);
+	assert_int_equal(cfg.workers[0].rx_burst, 32);
+	assert_int_equal(load_with("rx = dp0:0", "rx_burst = 256\nrx = dp0:0"), 0);
+	assert_int_equal(cfg.workers[0].rx_burst, 256);
 	assert_string_equal(cfg.api_socket, "/tmp/t.sock");
 	assert_int_equal(cfg.fib_routes, 65536);
 	assert_int_equal(cfg.nb_tables, 3);
@@ -113,6 +118,9 @@ static void test_config_errors_name_section_key_and_expectation(void **state)
 	assert_error("rx = dp0:0 dp1:0 dp1:1", "rx = dp0:0 dp1:0 dp1:1 dp0:0", "dp0:0 is already polled by worker 1");
 	assert_error("[worker 1]", "[worker 0]", "[worker 0]: lcore 0 is the main (control) lcore");
 	assert_error("[worker 1]", "[worker x]", "expected [worker N] with N an lcore number");
+	assert_error("rx = dp0:0", "rx_burst = 0\nrx = dp0:0", "[worker 1] rx_burst = '0': expected an integer from 1 to 256");
+	assert_error("rx = dp0:0", "rx_burst = 257\nrx = dp0:0", "[worker 1] rx_burst = '257': expected an integer from 1 to 256");
+	assert_error("rx = dp0:0", "rx_burst = 64k\nrx = dp0:0", "[worker 1] rx_burst = '64k': expected an integer from 1 to 256");
 	assert_error("dev = net_memif1,role=server", "dev = eth0", "[port dp1] dev = 'eth0': expected a PCI address");
 	assert_error("dev = net_memif1,role=server\n", "", "[port dp1] dev: missing");
 	assert_error("rxq = 2\n[worker 1]\nrx = dp0:0 dp1:0 dp1:1",
