@@ -31,8 +31,6 @@
 #include "controlplane/store.h"
 #include "controlplane/telemetry.h"
 #include "dataplane/dp.h"
-
-_Static_assert(TERN_RX_BURST_MAX == DP_BURST_MAX, "[worker N] rx_burst allows what a worker takes");
 #include "dataplane/eal_exit.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
@@ -41,6 +39,8 @@ _Static_assert(TERN_RX_BURST_MAX == DP_BURST_MAX, "[worker N] rx_burst allows wh
 #include "dataplane/rcu.h"
 #include "dataplane/trace.h"
 #include "kni/exception.h"
+
+_Static_assert(TERN_RX_BURST_MAX == DP_BURST_MAX, "[worker N] rx_burst allows what a worker takes");
 
 #define EXIT_CONFIG 2
 

@@ -178,9 +178,9 @@ fast_frames(void **objs, uint16_t from, uint16_t to, struct rte_fib *fib,
  * passes below before the next: a worker's rx burst is 128 by default, and a
  * first pass over 128 frames had the first ones' lines cooling by the time the
  * last pass came back to them. The pipeline benchmark (1k routes, 65 536
- * destinations, bursts of 128, three alternating runs) took 27.1-30.5 cycles
- * a packet without chunks against 23.2-29.6 with bursts of 32; with chunks
- * of 32, 23.9-27.5.
+ * destinations, runs of two builds alternating, a noisy day) took 28.8-30.5
+ * cycles a packet with bursts of 128 and no chunks, 23.8-28.9 with chunks of
+ * 32, and 23.2-33.8 with bursts of 32.
  */
 #define IP4_FAST_CHUNK 32
 
