@@ -10,9 +10,8 @@ set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
 shift
-BURSTS=("${@:-32 128}")
-# shellcheck disable=SC2206
-BURSTS=(${BURSTS[*]})
+BURSTS=("$@")
+[ ${#BURSTS[@]} -gt 0 ] || BURSTS=(32 128)
 SECS=${SECS:-2}
 export TERND_ONE_CPU=${TERND_ONE_CPU:-1}
 . "$ROOT/bench/lib.sh"

@@ -176,7 +176,11 @@ static int dataplane_start(char *err, size_t errlen)
 					rxq[n++] = (struct dp_rxq){ .port = p, .queue = q };
 		rc = dp_worker_add(cfg.workers[i].lcore, rxq, n, cfg.workers[i].rx_burst);
 		if (rc < 0) {
-			snprintf(err, errlen, "worker %u: too many rx queues", cfg.workers[i].lcore);
+			if (rc == -EINVAL)
+				snprintf(err, errlen, "worker %u: rx_burst is above %u",
+					 cfg.workers[i].lcore, DP_BURST_MAX);
+			else
+				snprintf(err, errlen, "worker %u: too many rx queues", cfg.workers[i].lcore);
 			return rc;
 		}
 	}
