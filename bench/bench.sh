@@ -16,7 +16,8 @@
 #
 # TERN_B=/path/to/ternd adds a contender "tern-b", in a namespace of its own: an A/B of two
 # builds of ternd against each other and the references; TERN_B_CONF_EXTRA gives it
-# configuration sections of its own (as TERND_CONF_EXTRA in lib.sh), to try a setting. CONTENDERS picks who runs (default:
+# configuration sections of its own (as TERND_CONF_EXTRA in lib.sh), to try a setting, and
+# TERN_B_RX_BURST its worker's rx_burst (as TERND_RX_BURST). CONTENDERS picks who runs (default:
 # tern, tern-b when TERN_B is set, l3fwd, testpmd). All of ternd's threads run on the
 # forwarding core, as l3fwd's only busy thread does (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
@@ -100,7 +101,8 @@ start_tern() { start_ternd tern "$R"; }
 
 start_tern-b() {
 	ip netns add "$R-b" 2>/dev/null && ip -n "$R-b" link set lo up
-	TERND_BIN=$TERN_B TERND_CONF_EXTRA=${TERN_B_CONF_EXTRA:-${TERND_CONF_EXTRA:-}} start_ternd tern-b "$R-b"
+	TERND_BIN=$TERN_B TERND_RX_BURST=${TERN_B_RX_BURST:-${TERND_RX_BURST:-}} \
+		TERND_CONF_EXTRA=${TERN_B_CONF_EXTRA:-${TERND_CONF_EXTRA:-}} start_ternd tern-b "$R-b"
 }
 
 start_l3fwd() {
