@@ -43,6 +43,30 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 PROGRAMS := $(BUILD)/ternd $(BUILD)/tern $(BUILD)/tern-bench
 
+# ternd links DPDK's static archives: the libraries, the buses, mempools and every ethdev
+# driver Debian ships (a router's NIC must be there without a plugin directory), the C
+# library and the drivers' own dependencies shared. A PMD's mempool and lcore accesses then
+# cost no __tls_get_addr and no PLT call: 1.02-1.07x the rate of the shared build in make
+# bench's harness (BENCHMARKS.md, session 17). The memif PMD's archive is copied with its
+# mmap and munmap calls renamed to controlplane/memif_peer_guard.c's entries, which a shared
+# PMD reaches by symbol interposition. DPDK_LINK=shared links ternd as the other programs.
+DPDK_LINK ?= static
+DPDK_LIBDIR := $(shell pkg-config --variable=libdir libdpdk 2>/dev/null)
+DPDK_STATIC_ALL := $(shell pkg-config --static --libs libdpdk 2>/dev/null)
+DPDK_DRIVERS := $(filter -l:librte_common_% -l:librte_bus_% -l:librte_mempool_% -l:librte_net_%,\
+	$(DPDK_STATIC_ALL))
+DPDK_CORE_LIBS := $(filter-out $(foreach k,common bus mempool net dma raw crypto compress regex \
+	vdpa event baseband,-l:librte_$(k)_%),$(filter -l:librte_%,$(DPDK_STATIC_ALL)))
+DPDK_SYSTEM_LIBS := $(sort $(filter-out -l:% -lrte_% -lsystemd -ldbus-1,$(filter -l% -pthread,\
+	$(DPDK_STATIC_ALL))))
+MEMIF_GUARDED := $(BUILD)/dpdk/librte_net_memif_guarded.a
+TERND_DPDK_static := -Wl,--whole-archive \
+	$(patsubst -l:librte_net_memif.a,$(MEMIF_GUARDED),$(DPDK_DRIVERS)) -Wl,--no-whole-archive \
+	-Wl,--start-group $(DPDK_CORE_LIBS) -Wl,--end-group -Wl,--as-needed $(DPDK_SYSTEM_LIBS) \
+	$(shell pkg-config --libs libmnl sqlite3 2>/dev/null) -lm -lpthread
+TERND_DPDK_shared := $(LDLIBS)
+TERND_DEPS_static := $(MEMIF_GUARDED)
+
 # A tern-bench with DPDK (only the drivers it needs: vdev bus, null, memif and
 # ring ports) and the C library linked in, to run on machines without DPDK.
 STATIC_DPDK := -Wl,--whole-archive -l:librte_bus_vdev.a -l:librte_net_null.a \
@@ -61,9 +85,14 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/ternd: $(TERND_OBJ)
-	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+$(BUILD)/ternd: $(TERND_OBJ) $(TERND_DEPS_$(DPDK_LINK))
+	@echo "  LD      $@ (DPDK $(DPDK_LINK))"
+	@$(CC) $(LDFLAGS) $(TERND_OBJ) -o $@ $(TERND_DPDK_$(DPDK_LINK))
+$(MEMIF_GUARDED): $(DPDK_LIBDIR)/librte_net_memif.a
+	@mkdir -p $(dir $@)
+	@objcopy --redefine-sym munmap=memif_pmd_munmap --redefine-sym mmap64=memif_pmd_mmap $< $@
+	@! nm $@ | grep -qE ' U (mmap|munmap)$$' || \
+		{ echo "$<: the memif PMD maps memory by a call the guard does not rename"; rm -f $@; exit 1; }
 $(BUILD)/tern: $(TERN_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)

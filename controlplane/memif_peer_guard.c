@@ -9,8 +9,9 @@
  * between to hold the memory: a worker preempted between the two reads a ring that is no
  * longer mapped, and the whole router dies of SIGSEGV (in about one generator session of
  * twelve with all of ternd on one CPU; l3fwd died the same way). The PMD gives no event
- * before it unmaps, so ternd takes the one call it cannot skip: munmap, which the PMD
- * reaches through the PLT. A call made from the memif PMD first waits for a grace period
+ * before it unmaps, so ternd takes the one call it cannot skip: munmap (renamed to
+ * memif_pmd_munmap in the PMD's archive when ternd links DPDK statically, interposed when
+ * it links the shared libraries). A call made from the memif PMD first waits for a grace period
  * of every thread that polls or sends on ports: the workers, which report between graph
  * walks (what the kernel sends goes out through a worker too). Each of them has then either
  * left the burst function or entered it after the flag was cleared, and returns at once. Every other munmap goes
@@ -60,13 +61,50 @@ static bool called_from_memif_pmd(const void *caller)
 	       strstr(info.dli_fname, "librte_net_memif") != NULL;
 }
 
-int munmap(void *addr, size_t len)
+static int libc_munmap(void *addr, size_t len)
 {
-	if (dp_rcu != NULL && called_from_memif_pmd(__builtin_return_address(0)))
-		dp_rcu_synchronize();
 	if (next_munmap == NULL)
 		return syscall(SYS_munmap, addr, len);
 	return next_munmap(addr, len);
+}
+
+static void *libc_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (next_mmap == NULL)
+		return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+	return next_mmap(addr, len, prot, flags, fd, off);
+}
+
+/*
+ * The memif PMD's own calls. A ternd linked with DPDK's static archives holds the PMD in
+ * its own text, where dladdr names ternd: its build renames the PMD's mmap, mmap64 and
+ * munmap references to these (Makefile, MEMIF_GUARDED). With a shared PMD, the interposed
+ * mmap and munmap below come here when dladdr names it.
+ */
+int memif_pmd_munmap(void *addr, size_t len)
+{
+	if (dp_rcu != NULL)
+		dp_rcu_synchronize();
+	return libc_munmap(addr, len);
+}
+
+void *memif_pmd_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	if (fd >= 0 && (flags & MAP_SHARED) && !memif_peer_region_fits(fd, len, off)) {
+		TERN_LOG_RATELIMITED(main, ERR,
+				     "a memif peer announced a region of %zu bytes over a smaller file; connection refused",
+				     len);
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	return libc_mmap(addr, len, prot, flags, fd, off);
+}
+
+int munmap(void *addr, size_t len)
+{
+	if (dp_rcu != NULL && called_from_memif_pmd(__builtin_return_address(0)))
+		return memif_pmd_munmap(addr, len);
+	return libc_munmap(addr, len);
 }
 
 bool memif_peer_region_fits(int fd, size_t len, off_t off)
@@ -80,17 +118,9 @@ bool memif_peer_region_fits(int fd, size_t len, off_t off)
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	if (fd >= 0 && (flags & MAP_SHARED) && called_from_memif_pmd(__builtin_return_address(0)) &&
-	    !memif_peer_region_fits(fd, len, off)) {
-		TERN_LOG_RATELIMITED(main, ERR,
-				     "a memif peer announced a region of %zu bytes over a smaller file; connection refused",
-				     len);
-		errno = EINVAL;
-		return MAP_FAILED;
-	}
-	if (next_mmap == NULL)
-		return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
-	return next_mmap(addr, len, prot, flags, fd, off);
+	if (called_from_memif_pmd(__builtin_return_address(0)))
+		return memif_pmd_mmap(addr, len, prot, flags, fd, off);
+	return libc_mmap(addr, len, prot, flags, fd, off);
 }
 
 /* The name the PMD imports (with 64-bit offsets, glibc's mmap64 is mmap). */
