@@ -43,14 +43,15 @@ UNIT_BIN  := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 
 PROGRAMS := $(BUILD)/ternd $(BUILD)/tern $(BUILD)/tern-bench
 
-# ternd links DPDK's static archives: the libraries, the buses, mempools and every ethdev
-# driver Debian ships (a router's NIC must be there without a plugin directory), the C
-# library and the drivers' own dependencies shared. A PMD's mempool and lcore accesses then
-# cost no __tls_get_addr and no PLT call: 1.02-1.07x the rate of the shared build in make
-# bench's harness (BENCHMARKS.md, session 17). The memif PMD's archive is copied with its
-# mmap and munmap calls renamed to controlplane/memif_peer_guard.c's entries, which a shared
-# PMD reaches by symbol interposition. DPDK_LINK=shared links ternd as the other programs.
-DPDK_LINK ?= static
+# ternd-static: ternd linked with DPDK's static archives: the libraries, and whole the buses,
+# mempool drivers and every ethdev driver Debian ships (a NIC must work without a plugin
+# directory); the C library and the drivers' own dependencies shared. A PMD's mempool and
+# lcore accesses then cost no __tls_get_addr and no PLT call: 1.02-1.07x the rate of ternd
+# in make bench's harness (BENCHMARKS.md, session 17). Not the default: DPDK's multi-process
+# tools (dpdk-dumpcap, so `tern capture`, and dpdk-proc-info), built on the shared libraries,
+# cannot attach to it (ARCHITECTURE.md, Decisions). The memif PMD's archive is copied with
+# its mmap and munmap calls renamed to controlplane/memif_peer_guard.c's entries, which a
+# shared PMD reaches by symbol interposition.
 DPDK_LIBDIR := $(shell pkg-config --variable=libdir libdpdk 2>/dev/null)
 DPDK_STATIC_ALL := $(shell pkg-config --static --libs libdpdk 2>/dev/null)
 DPDK_DRIVERS := $(filter -l:librte_common_% -l:librte_bus_% -l:librte_mempool_% -l:librte_net_%,\
@@ -60,12 +61,10 @@ DPDK_CORE_LIBS := $(filter-out $(foreach k,common bus mempool net dma raw crypto
 DPDK_SYSTEM_LIBS := $(sort $(filter-out -l:% -lrte_% -lsystemd -ldbus-1,$(filter -l% -pthread,\
 	$(DPDK_STATIC_ALL))))
 MEMIF_GUARDED := $(BUILD)/dpdk/librte_net_memif_guarded.a
-TERND_DPDK_static := -Wl,--whole-archive \
+TERND_STATIC_LIBS := -Wl,--whole-archive \
 	$(patsubst -l:librte_net_memif.a,$(MEMIF_GUARDED),$(DPDK_DRIVERS)) -Wl,--no-whole-archive \
 	-Wl,--start-group $(DPDK_CORE_LIBS) -Wl,--end-group -Wl,--as-needed $(DPDK_SYSTEM_LIBS) \
 	$(shell pkg-config --libs libmnl sqlite3 2>/dev/null) -lm -lpthread
-TERND_DPDK_shared := $(LDLIBS)
-TERND_DEPS_static := $(MEMIF_GUARDED)
 
 # A tern-bench with DPDK (only the drivers it needs: vdev bus, null, memif and
 # ring ports) and the C library linked in, to run on machines without DPDK.
@@ -85,9 +84,12 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/ternd: $(TERND_OBJ) $(TERND_DEPS_$(DPDK_LINK))
-	@echo "  LD      $@ (DPDK $(DPDK_LINK))"
-	@$(CC) $(LDFLAGS) $(TERND_OBJ) -o $@ $(TERND_DPDK_$(DPDK_LINK))
+$(BUILD)/ternd: $(TERND_OBJ)
+	@echo "  LD      $@"
+	@$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+$(BUILD)/ternd-static: $(TERND_OBJ) $(MEMIF_GUARDED)
+	@echo "  LD      $@ (DPDK static)"
+	@$(CC) $(LDFLAGS) $(TERND_OBJ) -o $@ $(TERND_STATIC_LIBS)
 $(MEMIF_GUARDED): $(DPDK_LIBDIR)/librte_net_memif.a
 	@mkdir -p $(dir $@)
 	@objcopy --redefine-sym munmap=memif_pmd_munmap --redefine-sym mmap64=memif_pmd_mmap $< $@
@@ -132,12 +134,13 @@ integration: all
 	@tests/run-all.sh
 
 test: check-deps
-	@$(MAKE) --no-print-directory all $(UNIT_BIN)
+	@$(MAKE) --no-print-directory all $(BUILD)/ternd-static $(UNIT_BIN)
 	@tests/run-all.sh $(UNIT_BIN)
 
 bench: check-deps static-bench
-	@$(MAKE) --no-print-directory all MARCH=native BUILD=build/native
-	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/bench.sh build/native
+	@$(MAKE) --no-print-directory all build/native/ternd-static MARCH=native BUILD=build/native
+	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static TERN_B=build/native/ternd-static \
+		bench/bench.sh build/native
 	@TABLE=1m GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/bench.sh build/native
 	@bench/pipeline.sh build/native
 	@bench/exception.sh build/native
@@ -166,7 +169,7 @@ $(BUILD)/tern-bench-static: $(BENCH_OBJ)
 asan: check-deps
 	@$(MAKE) --no-print-directory BUILD=build/asan \
 		EXTRA_CFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
-		EXTRA_LDFLAGS="-fsanitize=address,undefined" all \
+		EXTRA_LDFLAGS="-fsanitize=address,undefined" all build/asan/ternd-static \
 		$(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))
 	@TERN_BUILD=build/asan ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		tests/run-all.sh $(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))

@@ -2,9 +2,11 @@
  * ping and traceroute from the router, and capture through dpdk-dumpcap: tools
  * run as processes in ternd's namespace, watched from its event loop, never blocking it.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -64,6 +66,20 @@ static int cmd_traceroute(struct cmd_ctx *ctx)
 }
 
 /*
+ * Whether DPDK is linked into this ternd (ternd-static) rather than taken from its shared
+ * libraries. dpdk-dumpcap, built on the shared libraries, cannot attach to such a ternd:
+ * its EAL init fails on tail queues the static ternd never registered, and were they
+ * there, its mempool drivers would stand in another order than ternd's.
+ */
+static bool dpdk_linked_in(void)
+{
+	Dl_info info;
+
+	return dladdr((void *)rte_eal_init, &info) == 0 || info.dli_fname == NULL ||
+	       strstr(info.dli_fname, "librte_eal") == NULL;
+}
+
+/*
  * capture IFNAME [count N] [file /PATH]: dpdk-dumpcap attaches to ternd as a
  * secondary process (rte_pdump) and writes the port's rx and tx to pcapng.
  */
@@ -80,6 +96,9 @@ static int cmd_capture(struct cmd_ctx *ctx)
 	if (!rte_eal_has_hugepages())
 		return cmd_error(ctx, -ENOTSUP, "%% Capture needs ternd on hugepages: dpdk-dumpcap attaches "
 				 "as a secondary process, which --no-huge does not allow");
+	if (dpdk_linked_in())
+		return cmd_error(ctx, -ENOTSUP, "%% Capture needs the ternd built on DPDK's shared libraries: "
+				 "dpdk-dumpcap cannot attach to ternd-static");
 	snprintf(file, sizeof(file), "/var/tmp/tern-%s-%ld.pcapng", p->name, (long)time(NULL));
 	for (i = 2; i + 1 < ctx->argc; i += 2) {
 		if (strcmp(ctx->argv[i], "count") == 0) {

@@ -3,7 +3,7 @@
 set -u
 TERN_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 TERN_BUILD=${TERN_BUILD:-$TERN_ROOT/build}
-TERND=$TERN_BUILD/ternd
+TERND=${TERN_TERND:-$TERN_BUILD/ternd}	# TERN_TERND: another ternd binary (build/ternd-static)
 TERN=$TERN_BUILD/tern
 T_NS=()
 T_PIDS=()

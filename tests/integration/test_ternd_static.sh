@@ -1,0 +1,23 @@
+#!/bin/bash
+# ternd-static (ternd linked with DPDK's static archives, Makefile) forwards between two hosts
+# like ternd; DPDK's multi-process tools cannot attach to it, and they fail without touching
+# it: dpdk-proc-info's EAL refuses at its start, and `tern capture` says why in a sentence.
+TERN_TERND=${TERN_BUILD:-$(dirname "$0")/../../build}/ternd-static
+. "$(dirname "$0")/lib.sh"
+tern_test_begin ternd-static
+[ -x "$TERND" ] || { echo "  $TERND is not built (make $TERND)"; exit 1; }
+old_hp=$(cat /proc/sys/vm/nr_hugepages)
+echo $((old_hp + 512)) > /proc/sys/vm/nr_hugepages
+tern_on_exit 'echo "$old_hp" > /proc/sys/vm/nr_hugepages'
+grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; }
+T_EAL_MEM="--socket-mem 700 --base-virtaddr 0x200000000000" two_hosts
+
+check "h1 reaches h2 through ternd-static" ip netns exec "$H1" ping -c 3 -i 0.2 -W 1 198.18.1.2
+out=$(timeout 20 dpdk-proc-info --file-prefix="$T_ID" --no-pci --log-level='*:error' -- --stats 2>&1)
+check "dpdk-proc-info (shared DPDK) cannot attach to ternd-static" [ $? -ne 0 ]
+out=$(tern_cli -c "capture dp1 count 6 file $T_DIR/x.pcapng" 2>&1)
+check "tern's capture refuses with a sentence" \
+	grep -q "Capture needs the ternd built on DPDK's shared libraries" <<<"$out"
+check "ternd-static still forwards" ip netns exec "$H1" ping -c 3 -i 0.2 -W 1 198.18.1.2
+check "ternd-static still answers the shell" grep -q "bursts of up to" <<<"$(tern_cli -c "show workers")"
+tern_test_end
