@@ -9,9 +9,9 @@
  * between to hold the memory: a worker preempted between the two reads a ring that is no
  * longer mapped, and the whole router dies of SIGSEGV (in about one generator session of
  * twelve with all of ternd on one CPU; l3fwd died the same way). The PMD gives no event
- * before it unmaps, so ternd takes the one call it cannot skip: munmap (renamed to
- * memif_pmd_munmap in the PMD's archive when ternd links DPDK statically, interposed when
- * it links the shared libraries). A call made from the memif PMD first waits for a grace period
+ * before it unmaps, so ternd takes the one call it cannot skip: munmap (interposed in
+ * ternd, on the shared DPDK; in ternd-static, DPDK linked in, the build renames the PMD's
+ * call to memif_pmd_munmap). A call made from the memif PMD first waits for a grace period
  * of every thread that polls or sends on ports: the workers, which report between graph
  * walks (what the kernel sends goes out through a worker too). Each of them has then either
  * left the burst function or entered it after the flag was cleared, and returns at once. Every other munmap goes
@@ -76,8 +76,8 @@ static void *libc_mmap(void *addr, size_t len, int prot, int flags, int fd, off_
 }
 
 /*
- * The memif PMD's own calls. A ternd linked with DPDK's static archives holds the PMD in
- * its own text, where dladdr names ternd: its build renames the PMD's mmap, mmap64 and
+ * The memif PMD's own calls. ternd-static, linked with DPDK's static archives, holds the
+ * PMD in its own text, where dladdr names ternd: its build renames the PMD's mmap64 and
  * munmap references to these (Makefile, MEMIF_GUARDED). With a shared PMD, the interposed
  * mmap and munmap below come here when dladdr names it.
  */

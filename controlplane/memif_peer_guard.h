@@ -10,7 +10,7 @@
 bool memif_peer_region_fits(int fd, size_t len, off_t off);
 
 /* The memif PMD's munmap (after a grace period of the workers) and mmap (refusing a shared
- * region past its file's end): a ternd linked with DPDK's static archives calls them by name. */
+ * region past its file's end): ternd-static's memif PMD calls them by name. */
 int memif_pmd_munmap(void *addr, size_t len);
 void *memif_pmd_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off);
 
