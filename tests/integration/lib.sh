@@ -183,6 +183,20 @@ two_hosts() {	# [extra config lines]
 	wait_for "both ports' links are up" links_up
 }
 
+# two_hosts with ternd on hugepages, where DPDK's secondary processes (dpdk-dumpcap,
+# dpdk-proc-info) reach its memory: 512 more 2 MiB pages for the test, given back at its end.
+# Secondaries map ternd's memory at the addresses ternd chose. DPDK's default hint (4 GiB)
+# lies in AddressSanitizer's shadow gap, so an ASan ternd lands wherever mmap puts it, often
+# where dumpcap has its own libraries ("Cannot init memory"). 32 TiB is free in both.
+two_hosts_on_hugepages() {	# [extra config lines]
+	local old_hp
+	old_hp=$(cat /proc/sys/vm/nr_hugepages)
+	echo $((old_hp + 512)) > /proc/sys/vm/nr_hugepages
+	tern_on_exit "echo $old_hp > /proc/sys/vm/nr_hugepages"
+	grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; }
+	T_EAL_MEM="--socket-mem 700 --base-virtaddr 0x200000000000" two_hosts "$@"
+}
+
 # Moving a port's TAP into its host takes the link down until link_lamp_add puts a
 # veth in its place. If ternd's tick saw that, it also took the carrier of the port's
 # kernel interface (dp0, dp1) down, and raises it again only at its next tick: until

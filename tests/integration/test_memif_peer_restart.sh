@@ -1,8 +1,8 @@
 #!/bin/bash
 # A memif peer leaves and comes back 40 times while ternd forwards between two memif ports,
 # all of ternd on one CPU: ternd must live through every disconnect and forward in every
-# session, then ternd-static the same. Without controlplane/memif_peer_guard.c the worker read the peer's unmapped
-# rings in about one session of fourteen and ternd died of SIGSEGV.
+# session, then ternd-static the same. Without controlplane/memif_peer_guard.c the worker
+# read the peer's unmapped rings in about one session of fourteen and ternd died of SIGSEGV.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin memif-peer
 SESSIONS=40 "$TERN_ROOT/bench/memif_peer.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1

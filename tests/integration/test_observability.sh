@@ -4,15 +4,8 @@
 # change at run time.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin observability
-# secondary processes (dumpcap) share ternd's memory: hugepages, given back afterwards
-old_hp=$(cat /proc/sys/vm/nr_hugepages)
-echo $((old_hp + 512)) > /proc/sys/vm/nr_hugepages
-tern_on_exit 'echo "$old_hp" > /proc/sys/vm/nr_hugepages'
-grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; }
-# Secondaries map ternd's memory at the addresses ternd chose. DPDK's default hint (4 GiB)
-# lies in AddressSanitizer's shadow gap, so an ASan ternd lands wherever mmap puts it, often
-# where dumpcap has its own libraries ("Cannot init memory"). 32 TiB is free in both.
-T_EAL_MEM="--socket-mem 700 --base-virtaddr 0x200000000000" two_hosts
+# secondary processes (dumpcap) share ternd's memory
+two_hosts_on_hugepages
 
 ip netns exec "$H1" ping -c 1 -W 1 198.18.1.2 >/dev/null
 ip netns exec "$H1" ping -c 40 -i 0.05 -W 1 198.18.1.2 >/dev/null &

@@ -6,11 +6,8 @@ TERN_TERND=${TERN_BUILD:-$(dirname "$0")/../../build}/ternd-static
 . "$(dirname "$0")/lib.sh"
 tern_test_begin ternd-static
 [ -x "$TERND" ] || { echo "  $TERND is not built (make $TERND)"; exit 1; }
-old_hp=$(cat /proc/sys/vm/nr_hugepages)
-echo $((old_hp + 512)) > /proc/sys/vm/nr_hugepages
-tern_on_exit 'echo "$old_hp" > /proc/sys/vm/nr_hugepages'
-grep -q hugetlbfs /proc/mounts || { mkdir -p /dev/hugepages && mount -t hugetlbfs nodev /dev/hugepages; }
-T_EAL_MEM="--socket-mem 700 --base-virtaddr 0x200000000000" two_hosts
+# on hugepages, as for capture: a secondary's attach must fail for the right reason
+two_hosts_on_hugepages
 
 check "h1 reaches h2 through ternd-static" ip netns exec "$H1" ping -c 3 -i 0.2 -W 1 198.18.1.2
 out=$(timeout 20 dpdk-proc-info --file-prefix="$T_ID" --no-pci --log-level='*:error' -- --stats 2>&1)
