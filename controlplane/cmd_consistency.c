@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/rtnetlink.h>
 
@@ -143,7 +144,7 @@ static void difference(struct cmd_ctx *ctx, unsigned int *n, const char *fmt, ..
 	(*n)++;
 }
 
-static int cmd_fib_consistency(struct cmd_ctx *ctx)
+static int consistency_check(struct cmd_ctx *ctx)
 {
 	struct collection c = { 0 };
 	struct rib_route_info *routes, r;
@@ -205,6 +206,39 @@ static int cmd_fib_consistency(struct cmd_ctx *ctx)
 	else
 		ob_printf(ctx->out, "%u kernel routes compared: %u difference(s)\n", kept, diffs);
 	return 0;
+}
+
+/*
+ * A check dumps the kernel's tables and walks the RIB and the FIB on the control thread: with
+ * a full table it takes seconds. Checks that take CONSISTENCY_FREE_MS or more are kept apart
+ * by CONSISTENCY_SPACING times their own cost, so that asking in a loop gives them at most a
+ * sixth of the control thread and the kernel mirror keeps up.
+ */
+#define CONSISTENCY_FREE_MS 10
+#define CONSISTENCY_SPACING 5
+
+static uint64_t last_end_ms, last_cost_ms;
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
+static int cmd_fib_consistency(struct cmd_ctx *ctx)
+{
+	uint64_t next = last_end_ms + CONSISTENCY_SPACING * last_cost_ms, start = now_ms();
+	int rc;
+
+	if (last_cost_ms >= CONSISTENCY_FREE_MS && start < next)
+		return cmd_error(ctx, -EBUSY, "%% The last consistency check took %.3f s; the next may "
+				 "start in %.3f s", last_cost_ms / 1e3, (next - start) / 1e3);
+	rc = consistency_check(ctx);
+	last_end_ms = now_ms();
+	last_cost_ms = last_end_ms - start;
+	return rc;
 }
 
 const struct cmd_def cmd_consistency_table[] = {

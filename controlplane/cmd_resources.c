@@ -40,7 +40,7 @@ static void process_memory(struct process_memory *m)
 	FILE *f;
 
 	memset(m, 0, sizeof(*m));
-	f = fopen("/proc/self/status", "r");
+	f = fopen("/proc/self/status", "re");
 	if (f != NULL) {
 		while (fgets(line, sizeof(line), f) != NULL) {
 			sscanf(line, "VmRSS: %lu", &m->rss_kb);

@@ -26,6 +26,7 @@ enum cmd_mode {
 struct cmd_job {
 	int fd;
 	int pid;
+	char note[256];		/* said before the job's own output */
 };
 
 #define CMD_ASYNC 1	/* a handler started s->job; the reply comes when it ends */
@@ -74,6 +75,10 @@ extern const struct cmd_def cmd_logging_table[];
 extern const struct cmd_def cmd_trace_table[];
 extern const struct cmd_def cmd_workers_table[];
 extern const struct cmd_def cmd_resources_table[];
+extern const struct cmd_def cmd_users_table[];
+
+/* Where capture writes its files ([capture] dir). */
+void cmd_tools_set_capture_dir(const char *dir);
 
 /* The control thread's tick for the trace commands: ends a trace once it is complete. */
 void cmd_trace_tick(void);

@@ -374,7 +374,8 @@ static int parse_tables(struct parse *p)
 static int parse_globals(struct parse *p)
 {
 	static const char *const eal_keys[] = { "args", "main_lcore", NULL };
-	static const char *const api_keys[] = { "socket", "mode", NULL };
+	static const char *const api_keys[] = { "socket", "mode", "idle_timeout", "request_timeout",
+						"reply_timeout", NULL };
 	static const char *const store_keys[] = { "db", NULL };
 	static const char *const mp_keys[] = { "mbufs", "cache", NULL };
 	static const char *const fib_keys[] = { "routes", NULL };
@@ -382,6 +383,7 @@ static int parse_globals(struct parse *p)
 	static const char *const nl_keys[] = { "rcvbuf", "tables", "batch_interval_us", NULL };
 	static const char *const metrics_keys[] = { "listen", NULL };
 	static const char *const exc_keys[] = { "idle_sleep_max_ms", NULL };
+	static const char *const capture_keys[] = { "dir", NULL };
 	unsigned long v;
 	const char *s;
 	int rc;
@@ -392,7 +394,8 @@ static int parse_globals(struct parse *p)
 	    (rc = check_keys(p, "fib", fib_keys)) < 0 || (rc = check_keys(p, "log", log_keys)) < 0 ||
 	    (rc = check_keys(p, "netlink", nl_keys)) < 0 ||
 	    (rc = check_keys(p, "metrics", metrics_keys)) < 0 ||
-	    (rc = check_keys(p, "exception", exc_keys)) < 0)
+	    (rc = check_keys(p, "exception", exc_keys)) < 0 ||
+	    (rc = check_keys(p, "capture", capture_keys)) < 0)
 		return rc;
 	if ((rc = parse_metrics(p)) < 0)
 		return rc;
@@ -406,6 +409,10 @@ static int parse_globals(struct parse *p)
 		return rc;
 	if ((rc = get_string(p, "store", "db", p->cfg->store_db, sizeof(p->cfg->store_db))) < 0)
 		return rc;
+	if ((rc = get_string(p, "capture", "dir", p->cfg->capture_dir, sizeof(p->cfg->capture_dir))) < 0)
+		return rc;
+	if (p->cfg->capture_dir[0] != '/')
+		return fail(p, "[capture] dir = '%s': expected an absolute path", p->cfg->capture_dir);
 	s = rte_cfgfile_get_entry(p->file, "api", "mode");
 	p->cfg->api_mode = 0660;
 	if (s != NULL) {
@@ -416,6 +423,18 @@ static int parse_globals(struct parse *p)
 			return fail(p, "[api] mode = '%s': expected octal permissions such as 0660 (the owner must read and write)",
 				    s);
 	}
+	v = 1800;
+	if ((rc = get_uint(p, "api", "idle_timeout", 0, 7 * 86400, &v)) < 0)
+		return rc;
+	p->cfg->api_limits.idle_timeout_s = v;
+	v = 10;
+	if ((rc = get_uint(p, "api", "request_timeout", 1, 3600, &v)) < 0)
+		return rc;
+	p->cfg->api_limits.request_timeout_s = v;
+	v = 30;
+	if ((rc = get_uint(p, "api", "reply_timeout", 1, 3600, &v)) < 0)
+		return rc;
+	p->cfg->api_limits.reply_timeout_s = v;
 	v = 32768;
 	if ((rc = get_uint(p, "mempool", "mbufs", 1024, 16u << 20, &v)) < 0)
 		return rc;
@@ -456,7 +475,7 @@ static int parse_globals(struct parse *p)
 /* rte_cfgfile says only "failed": find the line ourselves so the operator knows where. */
 static int check_syntax(struct parse *p, const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	char line[1024];
 	int lineno = 0;
 
@@ -511,6 +530,7 @@ static void set_defaults(struct tern_config *cfg, const char *path)
 	memset(cfg, 0, sizeof(*cfg));
 	snprintf(cfg->path, sizeof(cfg->path), "%s", path);
 	snprintf(cfg->api_socket, sizeof(cfg->api_socket), "%s", "/run/tern/ternd.sock");
+	snprintf(cfg->capture_dir, sizeof(cfg->capture_dir), "%s", "/var/lib/tern/captures");
 	snprintf(cfg->store_db, sizeof(cfg->store_db), "%s", TERN_DEFAULT_DB);
 }
 
@@ -548,8 +568,8 @@ static int parse_sections(struct parse *p)
 			continue;
 		if (strcmp(s, "eal") && strcmp(s, "api") && strcmp(s, "store") &&
 		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log") && strcmp(s, "netlink") &&
-		    strcmp(s, "metrics") && strcmp(s, "exception"))
-			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, exception, api, store, log or metrics",
+		    strcmp(s, "metrics") && strcmp(s, "exception") && strcmp(s, "capture"))
+			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, exception, api, store, log, metrics or capture",
 				  s);
 	}
 	for (i = 0; i < n && rc == 0; i++) {

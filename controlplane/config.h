@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "controlplane/api_server.h"
 #include "controlplane/rib.h"
 
 #define TERN_MAX_PORTS 32
@@ -62,7 +63,9 @@ struct tern_config {
 	unsigned int nb_tables;
 	char api_socket[108];
 	unsigned int api_mode;	/* 0660: root and group tern; 0666: anyone may read */
+	struct api_limits api_limits;
 	char store_db[256];
+	char capture_dir[200];	/* captures are written here only */
 	bool log_syslog;
 	char metrics_listen[64];	/* "ADDR:PORT"; empty: no metrics endpoint */
 };

@@ -37,7 +37,7 @@ static int pci_node(const char *addr)
 
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s%s/numa_node",
 		 strchr(addr, ':') == strrchr(addr, ':') ? "0000:" : "", addr);
-	f = fopen(path, "r");
+	f = fopen(path, "re");
 	if (f == NULL)
 		return -2;
 	if (fscanf(f, "%d", &node) != 1)

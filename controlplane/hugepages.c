@@ -41,7 +41,7 @@ static int wanted_mib(const struct tern_config *cfg, unsigned long mib[MAX_NODES
 
 static long read_long(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f = fopen(path, "re");
 	long v = -1;
 
 	if (f != NULL) {
@@ -87,7 +87,7 @@ int tern_reserve_hugepages(const struct tern_config *cfg, FILE *out)
 			fprintf(out, "ternd: node %d: %ld hugepages of 2 MiB, %ld needed\n", i, have, want);
 			continue;
 		}
-		f = fopen(path, "w");
+		f = fopen(path, "we");
 		if (f == NULL || fprintf(f, "%ld\n", want) < 0 || fclose(f) != 0) {
 			fprintf(out, "ternd: node %d: cannot reserve %ld hugepages: %s\n", i, want,
 				strerror(errno));

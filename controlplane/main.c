@@ -224,7 +224,7 @@ static void config_store_open(void)
 /* The kernel forwards what the dataplane punts for an unresolved next hop. */
 static void kernel_forwarding_enable(void)
 {
-	FILE *f = fopen("/proc/sys/net/ipv4/ip_forward", "w");
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_forward", "we");
 
 	if (f == NULL || fputs("1\n", f) < 0)
 		TERN_LOG(main, WARNING, "cannot enable IPv4 forwarding in the kernel: %s; packets to unresolved next hops will be lost",
@@ -239,6 +239,8 @@ static void tick(void)
 	dp_rcu_reclaim();
 	cmd_trace_tick();
 	rates_tick();
+	api_server_tick();
+	metrics_server_tick();
 }
 
 /* The FIB copy workers left at start, brought level in slices of a few milliseconds each. */
@@ -327,6 +329,7 @@ int main(int argc, char **argv)
 		rte_eal_cleanup();
 		return 1;
 	}
+	cmd_tools_set_capture_dir(cfg.capture_dir);
 	kernel_forwarding_enable();
 	t_eal = tern_log_now_ms();
 	rc = dataplane_start(err, sizeof(err));
@@ -340,7 +343,8 @@ int main(int argc, char **argv)
 	if (rc == 0)
 		config_store_open();
 	if (rc == 0)
-		rc = api_server_start(cfg.api_socket, cfg.api_mode, err, sizeof(err));
+		rc = api_server_start(cfg.api_socket, cfg.api_mode,
+				      &cfg.api_limits, err, sizeof(err));
 	if (rc == 0 && cfg.metrics_listen[0])
 		rc = metrics_server_start(cfg.metrics_listen, err, sizeof(err));
 	if (rc < 0) {

@@ -26,5 +26,7 @@ int metrics_http_status(const char *req, size_t len, int *head);
 /* Listens on "ADDR:PORT"; 0 or a negative errno with one sentence in err. */
 int metrics_server_start(const char *listen, char *err, size_t errlen);
 void metrics_server_stop(void);
+/* Closes connections past their deadline: the control thread's tick calls it. */
+void metrics_server_tick(void);
 
 #endif

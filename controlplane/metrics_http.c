@@ -1,4 +1,10 @@
-/* A minimal HTTP/1.1 server for /metrics: one request per connection, answered at once. */
+/*
+ * A minimal HTTP/1.1 server for /metrics: one request per connection, answered at once and
+ * sent without blocking. A connection must be done, request read and answer taken, within
+ * METRICS_DEADLINE_MS of its accept, or it is closed: a scraper that stalls, reads slowly or
+ * never sends holds one of the METRICS_MAX_CLIENTS slots that long at most, and never the
+ * control thread.
+ */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -8,7 +14,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/socket.h>
-#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "controlplane/event_loop.h"
@@ -16,12 +22,16 @@
 #include "controlplane/metrics.h"
 
 #define METRICS_MAX_CLIENTS 16
+#define METRICS_DEADLINE_MS 5000
 
 struct metrics_client {
 	struct ev_handler h;
 	char req[METRICS_MAX_REQUEST];
 	size_t len;
 	bool used;
+	struct outbuf out;	/* the answer, sent from off on */
+	size_t off;
+	uint64_t deadline_ms;
 };
 
 static struct ev_handler listener = { .fd = -1 };
@@ -55,12 +65,41 @@ int metrics_http_status(const char *req, size_t len, int *head)
 	return 404;
 }
 
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
+}
+
 static void client_close(struct metrics_client *c)
 {
 	ev_del(&c->h);
 	close(c->h.fd);
 	c->h.fd = -1;
+	ob_free(&c->out);
 	c->used = false;
+}
+
+/* Sends what the socket takes; the rest when it says it has room. */
+static void client_send(struct metrics_client *c)
+{
+	while (c->off < c->out.len) {
+		ssize_t n = send(c->h.fd, c->out.buf + c->off, c->out.len - c->off,
+				 MSG_NOSIGNAL | MSG_DONTWAIT);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			ev_mod(&c->h, EPOLLOUT);
+			return;
+		}
+		if (n <= 0)
+			break;
+		c->off += n;
+	}
+	client_close(c);
 }
 
 static void respond(struct metrics_client *c, int status, int head)
@@ -70,14 +109,11 @@ static void respond(struct metrics_client *c, int status, int head)
 		const char *text;
 	} reasons[] = { { 200, "OK" }, { 400, "Bad Request" }, { 404, "Not Found" },
 			{ 405, "Method Not Allowed" }, { 431, "Request Header Fields Too Large" } };
-	struct outbuf body, hdr;
+	struct outbuf body;
 	const char *reason = "Error";
-	struct timeval tv = { .tv_sec = 1 };
-	size_t off = 0, i;
-	int flags;
+	size_t i;
 
 	ob_init(&body);
-	ob_init(&hdr);
 	for (i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++)
 		if (reasons[i].code == status)
 			reason = reasons[i].text;
@@ -85,27 +121,19 @@ static void respond(struct metrics_client *c, int status, int head)
 		metrics_render(&body);
 	else
 		ob_printf(&body, "%d %s: ternd serves GET /metrics only\n", status, reason);
-	ob_printf(&hdr, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
+	ob_printf(&c->out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
 		  "Connection: close\r\n\r\n", status, reason,
 		  status == 200 ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
 				: "text/plain; charset=utf-8",
 		  body.len, status == 405 ? "Allow: GET, HEAD\r\n" : "");
 	if (!head)
-		ob_write(&hdr, body.buf, body.len);
-	/* the answer goes out in one go; a reader that takes more than a second is dropped */
-	flags = fcntl(c->h.fd, F_GETFL);
-	fcntl(c->h.fd, F_SETFL, flags & ~O_NONBLOCK);
-	setsockopt(c->h.fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	while (!hdr.failed && off < hdr.len) {
-		ssize_t n = send(c->h.fd, hdr.buf + off, hdr.len - off, MSG_NOSIGNAL);
-
-		if (n <= 0)
-			break;
-		off += n;
-	}
+		ob_write(&c->out, body.buf, body.len);
 	ob_free(&body);
-	ob_free(&hdr);
-	client_close(c);
+	if (c->out.failed) {
+		client_close(c);
+		return;
+	}
+	client_send(c);
 }
 
 static void client_cb(struct ev_handler *h, uint32_t events)
@@ -116,6 +144,11 @@ static void client_cb(struct ev_handler *h, uint32_t events)
 
 	if (events & (EPOLLERR | EPOLLHUP)) {
 		client_close(c);
+		return;
+	}
+	if (c->out.len > 0) {	/* answering: only room to send is awaited */
+		if (events & EPOLLOUT)
+			client_send(c);
 		return;
 	}
 	n = recv(h->fd, c->req + c->len, sizeof(c->req) - c->len, 0);
@@ -145,7 +178,9 @@ static void accept_cb(struct ev_handler *h, uint32_t events)
 		close(fd);
 		return;
 	}
-	clients[i] = (struct metrics_client){ .h = { .fd = fd, .cb = client_cb }, .used = true };
+	clients[i] = (struct metrics_client){ .h = { .fd = fd, .cb = client_cb }, .used = true,
+					      .deadline_ms = now_ms() + METRICS_DEADLINE_MS };
+	ob_init(&clients[i].out);
 	if (ev_add(&clients[i].h, EPOLLIN) < 0) {
 		close(fd);
 		clients[i].used = false;
@@ -188,6 +223,16 @@ fail:
 		close(listener.fd);
 	listener.fd = -1;
 	return rc;
+}
+
+void metrics_server_tick(void)
+{
+	uint64_t now = now_ms();
+	unsigned int i;
+
+	for (i = 0; i < METRICS_MAX_CLIENTS; i++)
+		if (clients[i].used && now > clients[i].deadline_ms)
+			client_close(&clients[i]);
 }
 
 void metrics_server_stop(void)

@@ -92,7 +92,7 @@ static int subscribe(char *err, size_t errlen)
 	int fd, v = want_rcvbuf;
 	socklen_t len = sizeof(v);
 
-	ev_sock = mnl_socket_open(NETLINK_ROUTE);
+	ev_sock = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	if (ev_sock == NULL || mnl_socket_bind(ev_sock, groups, MNL_SOCKET_AUTOPID) < 0) {
 		snprintf(err, errlen, "cannot subscribe to rtnetlink: %s", strerror(errno));
 		return -errno;

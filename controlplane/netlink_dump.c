@@ -14,6 +14,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/socket.h>
+
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
@@ -32,7 +34,7 @@
 static struct mnl_socket *dump_request(uint16_t type, uint8_t family, unsigned int *seq,
 				       unsigned int *portid, int *rc)
 {
-	struct mnl_socket *s = mnl_socket_open(NETLINK_ROUTE);
+	struct mnl_socket *s = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	char req[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh;
 	struct rtgenmsg *g;

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/socket.h>
+
 #include <libmnl/libmnl.h>
 #include <linux/if.h>
 #include <linux/neighbour.h>
@@ -14,7 +16,7 @@
 static int transact(struct nlmsghdr *nlh)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct mnl_socket *s = mnl_socket_open(NETLINK_ROUTE);
+	struct mnl_socket *s = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
 	unsigned int portid;
 	int rc, n;
 

@@ -101,6 +101,7 @@ write_tap_config() {	# NPORTS [extra lines]
 		echo "[api]"
 		echo "socket = $T_SOCK"
 		echo "mode = ${T_SOCK_MODE:-0660}"
+		[ -n "${T_API_EXTRA:-}" ] && printf '%b\n' "$T_API_EXTRA"	# more [api] keys
 		echo "[store]"
 		echo "db = $T_DIR/tern.db"
 		[ $# -gt 1 ] && echo "$2"
@@ -108,8 +109,9 @@ write_tap_config() {	# NPORTS [extra lines]
 }
 
 start_ternd() {	# NAMESPACE : starts ternd with $T_CONF inside it, waits for its socket
-	local ns=$1
-	ip netns exec "$ns" "$TERND" -f "$T_CONF" > "$T_DIR/ternd.log" 2>&1 &
+	local ns=$1	# TERND_PRELOAD: a test's shim, preloaded into ternd alone
+	ip netns exec "$ns" env ${TERND_PRELOAD:+LD_PRELOAD=$TERND_PRELOAD} \
+		"$TERND" -f "$T_CONF" > "$T_DIR/ternd.log" 2>&1 &
 	T_TERND_PID=$!
 	T_PIDS+=("$T_TERND_PID")
 	for _ in $(seq 100); do
@@ -172,6 +174,8 @@ two_hosts() {	# [extra config lines]
 	R=tern-$T_ID-r H1=tern-$T_ID-h1 H2=tern-$T_ID-h2
 	W0=${T_ID}h0 W1=${T_ID}h1
 	netns_add "$R"
+	# T_ROUTER_SYSCTL: one setting for the router's namespace before ternd starts
+	[ -n "${T_ROUTER_SYSCTL:-}" ] && ip netns exec "$R" sysctl -qw "$T_ROUTER_SYSCTL"
 	write_tap_config 2 "${1:-}"
 	start_ternd "$R"
 	make_host "$R" 0 "$H1" 198.18.0.2/24 198.18.0.1

@@ -5,7 +5,8 @@
 . "$(dirname "$0")/lib.sh"
 tern_test_begin observability
 # secondary processes (dumpcap) share ternd's memory
-two_hosts_on_hugepages
+two_hosts_on_hugepages "[capture]
+dir = $T_DIR/captures"
 
 ip netns exec "$H1" ping -c 1 -W 1 198.18.1.2 >/dev/null
 ip netns exec "$H1" ping -c 40 -i 0.05 -W 1 198.18.1.2 >/dev/null &
@@ -19,14 +20,32 @@ check "the capture holds the forwarded echo requests to h2" grep -q "198.18.0.2 
 # the same through tern's own front end
 ip netns exec "$H1" ping -c 40 -i 0.05 -W 1 198.18.1.2 >/dev/null &
 T_PIDS+=($!)
-out=$(tern_cli -c "capture dp1 count 6 file $T_DIR/front.pcapng" 2>&1)
+out=$(tern_cli -c "capture dp1 count 6 file front.pcapng" 2>&1)
 check "tern's capture runs dpdk-dumpcap on dp1 and reports what it took ($(grep -o "Packets received/dropped.*" <<<"$out"))" \
 	grep -q "Packets received/dropped on interface 'net_tap1': [0-9]*/0" <<<"$out"
-front=$(tcpdump -n -r "$T_DIR/front.pcapng" 2>/dev/null)
+check "and names its file in [capture] dir" grep -qx "Capture file: $T_DIR/captures/front.pcapng" <<<"$out"
+front=$(tcpdump -n -r "$T_DIR/captures/front.pcapng" 2>/dev/null)
 check "its file holds at least the 6 packets asked for ($(wc -l <<<"$front"))" [ "$(wc -l <<<"$front")" -ge 6 ]
 check "among them the forwarded echo requests" grep -q "198.18.0.2 > 198.18.1.2: ICMP echo request" <<<"$front"
-check "a relative capture file is refused with a sentence" \
-	grep -q "The capture file must be an absolute path" <<<"$(tern_cli -c "capture dp1 file x.pcap" 2>&1)"
+check "the file is root's, readable by its group only" [ "$(stat -c %U:%a "$T_DIR/captures/front.pcapng")" = root:640 ]
+out=$(tern_cli -c "capture dp1 count 1 file $T_DIR/captures/front.pcapng" 2>&1)
+check "an existing file is never written over: $out" grep -q "front.pcapng exists already; give another name" <<<"$out"
+ln -s /etc/passwd "$T_DIR/captures/link.pcapng"
+out=$(tern_cli -c "capture dp1 count 1 file link.pcapng" 2>&1)
+check "nor a link followed: $out" grep -q "link.pcapng exists already" <<<"$out"
+check "and what the link points to is untouched" grep -q "^root:" /etc/passwd
+out=$(tern_cli -c "capture dp1 count 1 file /etc/tern-capture.pcapng" 2>&1)
+check "a path outside [capture] dir is refused with a sentence: $out" \
+	grep -q "Captures are written into $T_DIR/captures only (\[capture\] dir): give a file name" <<<"$out"
+check "and nothing is made there" [ ! -e /etc/tern-capture.pcapng ]
+out=$(tern_cli -c "capture dp1 count 1 file ..pcapng" 2>&1)
+check "a name starting with a dot is refused: $out" grep -q "expected 1 to 64 letters, digits" <<<"$out"
+ip netns exec "$H1" ping -c 20 -i 0.05 -W 1 198.18.1.2 >/dev/null &
+T_PIDS+=($!)
+out=$(tern_cli -c "capture dp1 count 2" 2>&1)
+default=$(sed -n 's/^Capture file: //p' <<<"$out")
+check "without a name the file is named for the port, the time and a random part ($default)" \
+	grep -Eq "^$T_DIR/captures/dp1-[0-9]{8}-[0-9]{6}-[0-9a-f]{8}\.pcapng$" <<<"$default"
 
 out=$(timeout 20 dpdk-proc-info --file-prefix="$T_ID" --no-pci --log-level='*:error' -- --stats 2>&1)
 check "dpdk-proc-info attaches as a secondary process and reads both ports' stats" \

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Who may do what on the API socket: root configures; a user outside group tern may read but
+# Who may do what on the API socket: root and processes in group tern configure (by the groups
+# the kernel gives for the peer, not /etc/group's list); a user outside group tern may read but
 # not configure when the socket is open to all (mode 0666); with the default mode 0660 such a
 # user cannot connect at all and is told why.
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +22,13 @@ check "and the exit status says so" [ $rc -ne 0 ]
 out=$(as_nobody -c "write memory" 2>&1)
 check "nor save: $out" grep -q "Permission denied" <<<"$out"
 check "root configures" tern_cli -c "configure terminal" -c "hostname ok" -c "end"
+# a member of group tern by the groups its process holds (setpriv gives nobody the group
+# without /etc/group saying so): ternd asks the kernel for the peer's groups
+tern_gid=$(getent group tern | cut -d: -f3)
+as_member() { setpriv --reuid=65534 --regid=65534 --groups="$tern_gid" "$TERN" -s "$T_SOCK" "$@"; }
+out=$(as_member -c "configure terminal" -c "hostname member" -c "end" 2>&1); rc=$?
+check "a non-root process in group tern configures (exit $rc) $out" [ $rc -eq 0 ]
+check "and its change took" grep -q "^hostname member" <<<"$(tern_cli -c "show running-config")"
 
 stop_ternd
 write_tap_config 2
