@@ -26,7 +26,7 @@ enum cmd_mode {
 struct cmd_job {
 	int fd;
 	int pid;
-	char note[256];		/* said before the job's own output */
+	char note[320];		/* said before the job's own output */
 };
 
 #define CMD_ASYNC 1	/* a handler started s->job; the reply comes when it ends */
