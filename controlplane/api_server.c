@@ -75,14 +75,6 @@ static char sock_path[108];
 static struct outbuf scratch;
 static struct api_limits limits;
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
-}
-
 unsigned int api_server_clients(void)
 {
 	return nb_clients;
@@ -180,7 +172,7 @@ static bool client_flush(struct api_client *c)
 			continue;
 		if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
 			if (c->tx_stalled_since_ms == 0)
-				c->tx_stalled_since_ms = now_ms();
+				c->tx_stalled_since_ms = tern_log_now_ms();
 			client_arm(c);
 			return true;
 		}
@@ -292,7 +284,7 @@ static void job_event(struct ev_handler *h, uint32_t events)
 		TERN_LOG(api, WARNING, "reading a job's output: %s; ending it", strerror(errno));
 	job_end_watch(c);
 	c->job_eof = true;
-	c->job_eof_ms = now_ms();
+	c->job_eof_ms = tern_log_now_ms();
 	job_try_finish(c);
 }
 
@@ -323,7 +315,7 @@ static void client_handle(struct api_client *c, const struct tern_api_msg *m)
 	int rc;
 
 	c->requests++;
-	c->last_request_ms = now_ms();
+	c->last_request_ms = tern_log_now_ms();
 	if (m->hdr.type == TERN_API_REPLY) {
 		client_error(c, -EPROTO, "% Protocol error: a client may not send replies");
 		return;
@@ -380,7 +372,7 @@ static void client_serve(struct api_client *c)
 	if (c->rx.len == c->rx.consumed || rx_has_request(c))
 		c->partial_since_ms = 0;
 	else if (c->partial_since_ms == 0)
-		c->partial_since_ms = now_ms();
+		c->partial_since_ms = tern_log_now_ms();
 	client_flush(c);
 }
 
@@ -424,7 +416,7 @@ static void client_event(struct ev_handler *h, uint32_t events)
  * whose output ended but whose process lingers. */
 void api_server_tick(void)
 {
-	uint64_t now = now_ms();
+	uint64_t now = tern_log_now_ms();
 	struct api_client *c, *next;
 
 	job_reap_killed();
@@ -465,7 +457,7 @@ void api_server_tick(void)
 
 unsigned int api_server_users(struct api_user *u, unsigned int max, const struct cmd_session *self)
 {
-	uint64_t now = now_ms();
+	uint64_t now = tern_log_now_ms();
 	const struct api_client *c;
 	unsigned int n = 0, i;
 
@@ -559,7 +551,7 @@ static void listener_event(struct ev_handler *h, uint32_t events)
 	c->h.fd = fd;
 	c->h.cb = client_event;
 	c->job_h.fd = -1;
-	c->connected_ms = c->last_request_ms = now_ms();
+	c->connected_ms = c->last_request_ms = tern_log_now_ms();
 	ob_init(&c->tx);
 	cmd_session_init(&c->session, cred.uid, may_configure(fd, &cred));
 	c->session.jobs_allowed = true;

@@ -11,6 +11,7 @@
 #include <libmnl/libmnl.h>
 
 #include "controlplane/command.h"
+#include "controlplane/log.h"
 #include "controlplane/netlink.h"
 #include "controlplane/rib.h"
 #include "dataplane/fib.h"
@@ -219,24 +220,16 @@ static int consistency_check(struct cmd_ctx *ctx)
 
 static uint64_t last_end_ms, last_cost_ms;
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
-}
-
 static int cmd_fib_consistency(struct cmd_ctx *ctx)
 {
-	uint64_t next = last_end_ms + CONSISTENCY_SPACING * last_cost_ms, start = now_ms();
+	uint64_t next = last_end_ms + CONSISTENCY_SPACING * last_cost_ms, start = tern_log_now_ms();
 	int rc;
 
 	if (last_cost_ms >= CONSISTENCY_FREE_MS && start < next)
 		return cmd_error(ctx, -EBUSY, "%% The last consistency check took %.3f s; the next may "
 				 "start in %.3f s", last_cost_ms / 1e3, (next - start) / 1e3);
 	rc = consistency_check(ctx);
-	last_end_ms = now_ms();
+	last_end_ms = tern_log_now_ms();
 	last_cost_ms = last_end_ms - start;
 	return rc;
 }

@@ -65,14 +65,6 @@ int metrics_http_status(const char *req, size_t len, int *head)
 	return 404;
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ull + ts.tv_nsec / 1000000;
-}
-
 static void client_close(struct metrics_client *c)
 {
 	ev_del(&c->h);
@@ -179,7 +171,7 @@ static void accept_cb(struct ev_handler *h, uint32_t events)
 		return;
 	}
 	clients[i] = (struct metrics_client){ .h = { .fd = fd, .cb = client_cb }, .used = true,
-					      .deadline_ms = now_ms() + METRICS_DEADLINE_MS };
+					      .deadline_ms = tern_log_now_ms() + METRICS_DEADLINE_MS };
 	ob_init(&clients[i].out);
 	if (ev_add(&clients[i].h, EPOLLIN) < 0) {
 		close(fd);
@@ -227,7 +219,7 @@ fail:
 
 void metrics_server_tick(void)
 {
-	uint64_t now = now_ms();
+	uint64_t now = tern_log_now_ms();
 	unsigned int i;
 
 	for (i = 0; i < METRICS_MAX_CLIENTS; i++)
