@@ -1,17 +1,22 @@
 #!/usr/bin/python3
-"""A memif client that announces more memory than it shares.
+"""A memif client whose memory a server must not trust.
 
 It speaks the memif control protocol (version 2.0, DPDK's drivers/net/memif/memif.h) on a
-server's socket: INIT, region 0 as a memfd of its rings only but announced at SIZE bytes,
-one ring each way, CONNECT. DPDK 22.11's own zero-copy client did the same by mistake
-(dataplane/memseg_fd_guard.c). A server that maps the announced size and reads past the
-file's end dies of SIGBUS; ternd must refuse the connection and stay up.
+server's socket: INIT, region 0 as a memfd of its rings only, one ring each way, CONNECT.
 
-    memif_bad_peer.py SOCKET [SIZE]
+    memif_bad_peer.py SOCKET [SIZE]      the region announced at SIZE bytes (256 MiB), more
+                                         than the file holds, as DPDK 22.11's own zero-copy
+                                         client did by mistake (dataplane/memseg_fd_guard.c)
+    memif_bad_peer.py --shrink SOCKET    the region announced at its size, in a memfd not
+                                         sealed against shrinking, cut to nothing once the
+                                         server has connected
 
-Prints what the server answered to CONNECT (CONNECTED or DISCONNECT and its reason) and
-exits 0 when it refused, 1 when it accepted, 2 on a protocol error.
+A server that maps such a region dies of SIGBUS at its next read of the rings; ternd must
+refuse the connection and stay up. Prints what the server answered to CONNECT (CONNECTED
+or DISCONNECT and its reason) and exits 0 when it refused, 1 when it accepted, 2 on a
+protocol error.
 """
+import time
 import array
 import os
 import socket
@@ -54,8 +59,8 @@ def expect(sock, mtype, step):
 
 
 def rings_memfd():
-    """Two rings, each with its cookie, in a memfd of exactly their size."""
-    fd = os.memfd_create("memif_region_0")
+    """Two rings, each with its cookie, in a memfd of exactly their size (never sealed)."""
+    fd = os.memfd_create("memif_region_0", 0)
     os.ftruncate(fd, 2 * RING_BYTES)
     for i in range(2):
         os.pwrite(fd, struct.pack("<IHH", COOKIE, 0, 0), i * RING_BYTES)
@@ -63,13 +68,17 @@ def rings_memfd():
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
-        print("usage: memif_bad_peer.py SOCKET [SIZE]", file=sys.stderr)
+    args = sys.argv[1:]
+    shrink = bool(args) and args[0] == "--shrink"
+    if shrink:
+        args = args[1:]
+    if len(args) not in (1, 2) or (shrink and len(args) != 1):
+        print("usage: memif_bad_peer.py SOCKET [SIZE] | --shrink SOCKET", file=sys.stderr)
         sys.exit(2)
-    size = int(sys.argv[2]) if len(sys.argv) == 3 else 256 << 20
+    size = 2 * RING_BYTES if shrink else int(args[1]) if len(args) == 2 else 256 << 20
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
     sock.settimeout(10)
-    sock.connect(sys.argv[1])
+    sock.connect(args[0])
     expect(sock, HELLO, "hello")
     name = b"memif-bad-peer".ljust(32, b"\0")
     send(sock, INIT, struct.pack("<HIB", VERSION, 0, 0) + bytes(24) + name)
@@ -87,7 +96,13 @@ def main():
         got, text = receive(sock)
     except (EOFError, ConnectionResetError):
         got, text = DISCONNECT, "the connection closed"
-    print(f"memif-bad-peer: a {2 * RING_BYTES}-byte file announced as {size} bytes: {text}")
+    if shrink:
+        if got == CONNECTED:
+            os.ftruncate(region, 0)
+            time.sleep(1)	# the server's worker polls the rings it can no longer read
+        print(f"memif-bad-peer: a {size}-byte region in an unsealed file, cut once connected: {text}")
+    else:
+        print(f"memif-bad-peer: a {2 * RING_BYTES}-byte file announced as {size} bytes: {text}")
     sys.exit(0 if got != CONNECTED else 1)
 
 

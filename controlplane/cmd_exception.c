@@ -17,9 +17,10 @@ static void port_json(struct cmd_ctx *ctx, unsigned int i, const struct dp_punt_
 		ob_printf(ctx->out, "%s\"%s\": %lu", r ? ", " : "", dp_punt_reasons[r].node,
 			  ps->punted[r]);
 	ob_printf(ctx->out, "}, \"policed\": %lu, \"ring_full\": %lu, \"to_kernel\": %lu, "
-		  "\"to_kernel_errors\": %lu, \"from_kernel\": %lu, \"from_kernel_drops\": %lu}",
+		  "\"to_kernel_errors\": %lu, \"from_kernel\": %lu, \"from_kernel_drops\": %lu, "
+		  "\"from_kernel_too_long\": %lu}",
 		  ps->policed, ps->ring_full, ks->to_kernel, ks->to_kernel_errors, ks->from_kernel,
-		  ks->from_kernel_drops);
+		  ks->from_kernel_drops, ks->from_kernel_too_long);
 }
 
 static void port_text(struct cmd_ctx *ctx, unsigned int i, const struct dp_punt_stats *ps,
@@ -30,8 +31,8 @@ static void port_text(struct cmd_ctx *ctx, unsigned int i, const struct dp_punt_
 	ob_printf(ctx->out, "%s <-> kernel interface %s\n", dp.ports[i].name, kni_tap_name(i));
 	ob_printf(ctx->out, "  to kernel   %12lu  (write errors %lu)\n", ks->to_kernel,
 		  ks->to_kernel_errors);
-	ob_printf(ctx->out, "  from kernel %12lu  (dropped %lu)\n", ks->from_kernel,
-		  ks->from_kernel_drops);
+	ob_printf(ctx->out, "  from kernel %12lu  (dropped %lu, too long for a buffer %lu)\n",
+		  ks->from_kernel, ks->from_kernel_drops, ks->from_kernel_too_long);
 	ob_printf(ctx->out, "  policed     %12lu  ring full %lu\n", ps->policed, ps->ring_full);
 	for (r = 0; r < DP_PUNT_REASON_MAX; r++)
 		if (ps->punted[r])

@@ -141,6 +141,37 @@ static int cmd_no_shutdown(struct cmd_ctx *ctx)
 	return link_change(ctx, 1, 0);
 }
 
+/*
+ * The port first, then the kernel: an MTU the port cannot take is refused here with the
+ * driver's range, and the kernel interface, which routing daemons read, never shows it.
+ */
+static int mtu_change(struct cmd_ctx *ctx, uint32_t mtu)
+{
+	uint32_t ifindex;
+	struct dp_port *p;
+	unsigned int i;
+	uint16_t old;
+	char why[192];
+	int rc;
+
+	if ((p = config_port(ctx, &ifindex)) == NULL)
+		return -ENODEV;
+	i = p - dp.ports;
+	old = p->mtu;
+	if (mtu != old && (rc = mirror_port_mtu(i, mtu, why, sizeof(why))) < 0)
+		return cmd_error(ctx, rc, "%% %s cannot take MTU %u: %s; it keeps MTU %u", p->name,
+				 mtu, why, old);
+	rc = nlr_link(ifindex, -1, mtu);
+	if (rc < 0) {
+		if (mtu != old)
+			mirror_port_mtu(i, old, why, sizeof(why));
+		return cmd_error(ctx, rc, "%% The kernel refused MTU %u on %s: %s", mtu, p->name,
+				 strerror(-rc));
+	}
+	netlink_drain();
+	return 0;
+}
+
 static int cmd_mtu(struct cmd_ctx *ctx)
 {
 	unsigned long mtu = strtoul(ctx->argv[1], NULL, 10);
@@ -148,14 +179,14 @@ static int cmd_mtu(struct cmd_ctx *ctx)
 	if (mtu < 68 || mtu > 9216)
 		return cmd_error(ctx, -EINVAL, "%% MTU %s is out of range: expected 68 to 9216",
 				 ctx->argv[1]);
-	return link_change(ctx, -1, mtu);
+	return mtu_change(ctx, mtu);
 }
 
 static int cmd_no_mtu(struct cmd_ctx *ctx)
 {
 	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
 
-	return link_change(ctx, -1, p ? p->base_mtu : 1500);
+	return mtu_change(ctx, p ? p->base_mtu : 1500);
 }
 
 static int cmd_description(struct cmd_ctx *ctx)

@@ -88,11 +88,11 @@ static void iface_json(struct cmd_ctx *ctx, unsigned int i)
 		  "\"rx_packets\": %lu, \"rx_bytes\": %lu, \"tx_packets\": %lu, \"tx_bytes\": %lu, "
 		  "\"rx_missed\": %lu, \"rx_errors\": %lu, \"rx_nombuf\": %lu, \"tx_errors\": %lu, "
 		  "\"tx_drops\": %lu, \"rx_pps\": %.0f, \"tx_pps\": %.0f, \"rx_bps\": %.0f, "
-		  "\"tx_bps\": %.0f, \"rate_interval_s\": %.3f, \"description\": ",
+		  "\"tx_bps\": %.0f, \"rate_interval_s\": %.3f, \"mtu_refused\": %u, \"description\": ",
 		  r.mac, r.link ? "up" : "down", r.speed, r.p->mtu, r.p->nb_rxq, r.p->nb_txq,
 		  r.st.ipackets, r.st.ibytes, r.st.opackets, r.st.obytes, r.st.imissed,
 		  r.st.ierrors, r.st.rx_nombuf, r.st.oerrors, r.tx_drops, pr.rx_pps, pr.tx_pps,
-		  pr.rx_bps, pr.tx_bps, rates_interval_s());
+		  pr.rx_bps, pr.tx_bps, rates_interval_s(), r.p->mtu_refused);
 	ob_json_str(ctx->out, iface_description(i));
 	ob_printf(ctx->out, "}");
 }
@@ -109,6 +109,9 @@ static void iface_text(struct cmd_ctx *ctx, unsigned int i)
 		ob_printf(ctx->out, "  Description: %s\n", iface_description(i));
 	ob_printf(ctx->out, "  MAC %s, MTU %u, speed %u Mb/s, %u rx / %u tx queues\n", r.mac,
 		  r.p->mtu, r.speed, r.p->nb_rxq, r.p->nb_txq);
+	if (r.p->mtu_refused)
+		ob_printf(ctx->out, "  MTU %u was refused by the port (see the log); it keeps MTU %u\n",
+			  r.p->mtu_refused, r.p->mtu);
 	ob_printf(ctx->out, "  rx %lu packets, %lu bytes; missed %lu, errors %lu, no mbuf %lu\n",
 		  r.st.ipackets, r.st.ibytes, r.st.imissed, r.st.ierrors, r.st.rx_nombuf);
 	ob_printf(ctx->out, "  tx %lu packets, %lu bytes; errors %lu, dropped %lu\n",

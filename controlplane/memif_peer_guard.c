@@ -23,12 +23,20 @@
  * own zero-copy client did exactly that (dataplane/memseg_fd_guard.c tells how). So an
  * mmap from the memif PMD of a shared file is refused (EINVAL) when the file is shorter
  * than the mapping: the PMD logs "mmap failed", drops that connection, and the port waits
- * for the peer's next one. A memfd the peer sealed against shrinking (the PMD's own are)
- * stays that long; a hugepage file can still lose pages later, which no check made here
- * can see.
+ * for the peer's next one.
+ *
+ * Shrinking. A file long enough now can be cut later by the peer that holds it, with the
+ * same SIGBUS. Only a seal makes the length a promise: a region's file must carry
+ * F_SEAL_SHRINK (fcntl F_GET_SEALS), as the memfds of DPDK's memif PMD and of libmemif
+ * do. Any other file (a hugepage file, a memfd made without sealing, a file on disk) is
+ * refused the same way. DPDK 22.11's zero-copy clients offer their hugepage files, which
+ * cannot be sealed, so ternd takes no zero-copy client as a memif server; ternd as a
+ * zero-copy client is unaffected (its peer maps ternd's memory, not the other way).
+ * Refusals are counted (memif_peer_regions_refused, tern_memif_regions_refused_total).
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -42,6 +50,8 @@
 
 typedef int (*munmap_fn)(void *, size_t);
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
+
+static uint64_t refused[MEMIF_REGION_REFUSALS];
 
 static munmap_fn next_munmap;
 static mmap_fn next_mmap;
@@ -90,10 +100,22 @@ int memif_pmd_munmap(void *addr, size_t len)
 
 void *memif_pmd_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	if (fd >= 0 && (flags & MAP_SHARED) && !memif_peer_region_fits(fd, len, off)) {
+	int rc = 0;
+
+	if (fd >= 0 && (flags & MAP_SHARED))
+		rc = memif_peer_region_check(fd, len, off);
+	if (rc == -ENOSPC) {
+		__atomic_fetch_add(&refused[MEMIF_REGION_SHORT], 1, __ATOMIC_RELAXED);
 		TERN_LOG_RATELIMITED(main, ERR,
 				     "a memif peer announced a region of %zu bytes over a smaller file; connection refused",
 				     len);
+	} else if (rc == -EPERM) {
+		__atomic_fetch_add(&refused[MEMIF_REGION_UNSEALED], 1, __ATOMIC_RELAXED);
+		TERN_LOG_RATELIMITED(main, ERR,
+				     "a memif peer sent a region of %zu bytes in a file not sealed against shrinking (F_SEAL_SHRINK); connection refused",
+				     len);
+	}
+	if (rc < 0) {
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
@@ -107,13 +129,24 @@ int munmap(void *addr, size_t len)
 	return libc_munmap(addr, len);
 }
 
-bool memif_peer_region_fits(int fd, size_t len, off_t off)
+int memif_peer_region_check(int fd, size_t len, off_t off)
 {
 	struct stat st;
+	int seals;
 
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
-		return true;	/* not a file whose end can be passed; mmap itself judges */
-	return off >= 0 && (uint64_t)st.st_size >= (uint64_t)off && (uint64_t)st.st_size - off >= len;
+		return 0;	/* not a file whose end can be passed; mmap itself judges */
+	if (off < 0 || (uint64_t)st.st_size < (uint64_t)off || (uint64_t)st.st_size - off < len)
+		return -ENOSPC;
+	seals = fcntl(fd, F_GET_SEALS);
+	if (seals < 0 || !(seals & F_SEAL_SHRINK))
+		return -EPERM;
+	return 0;
+}
+
+uint64_t memif_peer_regions_refused(enum memif_region_refusal why)
+{
+	return __atomic_load_n(&refused[why], __ATOMIC_RELAXED);
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)

@@ -4,10 +4,22 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
-/* Whether len bytes from off lie within the file fd (always, for what is not a regular file). */
-bool memif_peer_region_fits(int fd, size_t len, off_t off);
+enum memif_region_refusal {
+	MEMIF_REGION_SHORT,	/* the file ends before the region does */
+	MEMIF_REGION_UNSEALED,	/* the file may still shrink: no F_SEAL_SHRINK */
+	MEMIF_REGION_REFUSALS,
+};
+
+/* 0 if len bytes from off may be mapped from fd for as long as the mapping lasts: within
+ * the file, and the file sealed against shrinking (or not a regular file at all, which
+ * mmap judges itself); -ENOSPC if the file is shorter, -EPERM if it is not sealed. */
+int memif_peer_region_check(int fd, size_t len, off_t off);
+
+/* Regions refused so far, for each reason. */
+uint64_t memif_peer_regions_refused(enum memif_region_refusal why);
 
 /* The memif PMD's munmap (after a grace period of the workers) and mmap (refusing a shared
  * region past its file's end): ternd-static's memif PMD calls them by name. */

@@ -7,6 +7,7 @@
 #include <rte_version.h>
 
 #include "api/tern_version.h"
+#include "controlplane/memif_peer_guard.h"
 #include "controlplane/metrics.h"
 #include "controlplane/netlink.h"
 #include "controlplane/rib.h"
@@ -168,6 +169,12 @@ static void tables(struct outbuf *ob)
 	family(ob, "tern_netlink_backlog_bytes", "gauge",
 	       "Notifications queued by the kernel and not yet read: the sync lag");
 	ob_printf(ob, "tern_netlink_backlog_bytes %u\n", netlink_backlog());
+	family(ob, "tern_memif_regions_refused", "counter",
+	       "memif peers' memory regions not mapped: past their file's end, or in a file not sealed against shrinking");
+	ob_printf(ob, "tern_memif_regions_refused_total{reason=\"short\"} %lu\n",
+		  memif_peer_regions_refused(MEMIF_REGION_SHORT));
+	ob_printf(ob, "tern_memif_regions_refused_total{reason=\"unsealed\"} %lu\n",
+		  memif_peer_regions_refused(MEMIF_REGION_UNSEALED));
 }
 
 void metrics_render(struct outbuf *ob)

@@ -7,6 +7,7 @@
 
 #include "controlplane/log.h"
 #include "controlplane/netlink.h"
+#include "controlplane/netlink_request.h"
 #include "controlplane/rib.h"
 #include "dataplane/dp.h"
 #include "dataplane/node.h"
@@ -29,6 +30,42 @@ int mirror_ifindex_port(uint32_t ifindex)
 		if (port_ifindex[i] == ifindex)
 			return i;
 	return -1;
+}
+
+int mirror_port_mtu(unsigned int i, uint32_t mtu, char *why, size_t len)
+{
+	struct dp_port *p = &dp.ports[i];
+	int rc;
+
+	rc = dp_port_set_mtu(p, mtu, why, len);
+	if (rc < 0) {
+		p->mtu_refused = mtu <= UINT16_MAX ? mtu : UINT16_MAX;
+		return rc;
+	}
+	p->mtu_refused = 0;
+	rib_port_changed(i);
+	TERN_LOG(rib, NOTICE, "%s: MTU %u", p->name, p->mtu);
+	return 0;
+}
+
+/*
+ * The kernel interface's MTU is the port's only if the port takes it. When the driver
+ * refuses (or the packet buffers are too small), the port keeps its MTU and the kernel
+ * interface is set back to it, so that the kernel sends nothing the port cannot carry and
+ * routing daemons see the MTU that holds; show interfaces names the refused value.
+ */
+static void apply_mtu(unsigned int i, const struct nl_link *l)
+{
+	struct dp_port *p = &dp.ports[i];
+	char why[192];
+	int rc;
+
+	if (mirror_port_mtu(i, l->mtu, why, sizeof(why)) == 0)
+		return;
+	rc = nlr_link(l->ifindex, -1, p->mtu);
+	TERN_LOG(rib, WARNING, "%s: the port refuses MTU %u: %s; it keeps MTU %u%s", p->name,
+		 l->mtu, why, p->mtu, rc < 0 ? ", and its kernel interface could not be set back to it" :
+		 " and its kernel interface is set back to it");
 }
 
 static void apply_link(const struct nl_msg *m)
@@ -58,16 +95,8 @@ static void apply_link(const struct nl_msg *m)
 			TERN_LOG(rib, NOTICE, "%s down: %u routes through it flushed", p->name,
 				 rib_flush_port(i));
 	}
-	if (l->mtu && l->mtu != p->mtu && l->mtu <= UINT16_MAX) {
-		int rc = rte_eth_dev_set_mtu(p->port_id, l->mtu);
-
-		if (rc < 0 && rc != -ENOTSUP)
-			TERN_LOG(rib, WARNING, "%s: the port refuses MTU %u: %s", p->name, l->mtu,
-				 rte_strerror(-rc));
-		p->mtu = l->mtu;
-		rib_port_changed(i);
-		TERN_LOG(rib, NOTICE, "%s: MTU %u", p->name, l->mtu);
-	}
+	if (l->mtu && l->mtu != p->mtu)
+		apply_mtu(i, l);
 }
 
 static void apply_addr(const struct nl_msg *m, struct nl_stats *st)

@@ -31,6 +31,7 @@ struct dp_port {
 	uint16_t nb_txq;
 	uint16_t mtu;
 	uint16_t base_mtu;		/* the MTU the configuration file gave */
+	uint16_t mtu_refused;		/* the last MTU asked of the port and refused; 0: none */
 	int socket;
 	struct rte_ether_addr mac;
 	struct rte_mempool *pool;
@@ -100,6 +101,10 @@ struct dp_port *dp_port_by_name(const char *name);
 int dp_port_stats_get(const struct dp_port *p, struct dp_port_stats *st);
 void dp_port_stats_reset(const struct dp_port *p);
 bool dp_port_link_up(const struct dp_port *p, uint32_t *speed_mbps);
+/* Sets the port's MTU and records it, or leaves both as they were and returns a negative
+ * errno with why in err: what the driver refuses, or a frame larger than the packet
+ * buffers ternd made at start (sized from the largest [port] mtu of ternd.conf). */
+int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen);
 const char *dp_port_driver(const struct dp_port *p);
 
 /* rx_burst: 1 .. DP_BURST_MAX, or 0 for DP_BURST. */

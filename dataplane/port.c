@@ -19,6 +19,9 @@ struct dataplane dp;
 static uint16_t pool_data_room;
 static unsigned int mbufs_per_socket = 32768, mbuf_cache = 256;
 
+/* A frame's bytes beyond its MTU that a buffer holds too: Ethernet header, one VLAN tag, CRC. */
+#define FRAME_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN)
+
 int dp_pools_create(unsigned int mbufs, unsigned int cache, uint16_t max_mtu)
 {
 	unsigned int room = RTE_PKTMBUF_HEADROOM + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + max_mtu;
@@ -274,4 +277,46 @@ const char *dp_port_driver(const struct dp_port *p)
 	if (rte_eth_dev_info_get(p->port_id, &info) < 0)
 		return "unknown";
 	return info.driver_name;
+}
+
+/* The MTUs the driver takes, by ethdev's own rule: the frame must also fit max_rx_pktlen. */
+static int driver_mtu_range(const struct dp_port *p, uint32_t *min, uint32_t *max)
+{
+	struct rte_eth_dev_info info;
+	uint32_t overhead;
+	int rc;
+
+	if ((rc = rte_eth_dev_info_get(p->port_id, &info)) < 0)
+		return rc;
+	overhead = info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu ?
+		   info.max_rx_pktlen - info.max_mtu : RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
+	*min = info.min_mtu;
+	*max = RTE_MIN((uint32_t)info.max_mtu, info.max_rx_pktlen - overhead);
+	return 0;
+}
+
+int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
+{
+	unsigned int room = pool_data_room - RTE_PKTMBUF_HEADROOM;
+	uint32_t min, max;
+	int rc;
+
+	if (driver_mtu_range(p, &min, &max) == 0 && (mtu < min || mtu > max)) {
+		snprintf(err, errlen, "its driver (%s) takes MTU %u to %u", dp_port_driver(p), min, max);
+		return -EINVAL;
+	}
+	if (mtu > UINT16_MAX || mtu + FRAME_OVERHEAD > room) {
+		snprintf(err, errlen,
+			 "a frame of MTU %u does not fit the %u-byte packet buffers ternd made at start (give a [port] mtu of ternd.conf the largest MTU wanted)",
+			 mtu, room);
+		return -EMSGSIZE;
+	}
+	rc = rte_eth_dev_set_mtu(p->port_id, mtu);
+	if (rc < 0 && rc != -ENOTSUP) {
+		snprintf(err, errlen, "its driver (%s) refuses it: %s", dp_port_driver(p),
+			 rte_strerror(-rc));
+		return rc;
+	}
+	p->mtu = mtu;
+	return 0;
 }

@@ -100,22 +100,27 @@ static unsigned int drain_rings(void)
  * worker, no more than the ring has room for (this thread is its only
  * producer, so the room cannot shrink before the enqueue). With the ring full
  * the frames wait in the TAP's queue in the kernel, which pushes back on
- * their senders or drops and counts them there. *blocked says the ring was
- * full with the TAP still readable.
+ * their senders or drops and counts them there. A frame longer than a packet
+ * buffer (the kernel interface's MTU is never set above the port's, but
+ * offloads or a race can still give one) is counted and dropped. *blocked says
+ * the ring was full with the TAP still readable.
  */
 static unsigned int from_kernel(unsigned int port, bool *blocked)
 {
 	struct kni_port *k = &kports[port];
 	struct dp_port *p = &dp.ports[port];
 	struct rte_mbuf *m[KNI_BURST];
-	unsigned int n = 0, want;
+	/* what a frame holds past its buffer lands here, and tells it was too long */
+	static uint8_t overflow[UINT16_MAX + 1];
+	struct iovec iov[2] = { [1] = { .iov_base = overflow, .iov_len = sizeof(overflow) } };
+	unsigned int n = 0, want, tries;
 
 	want = RTE_MIN(rte_ring_free_count(dp_kernel_out), (unsigned int)KNI_BURST);
 	if (want == 0) {
 		*blocked = true;
 		return 0;
 	}
-	while (n < want) {
+	for (tries = 0; n < want && tries < KNI_BURST; tries++) {
 		struct rte_mbuf *b = rte_pktmbuf_alloc(p->pool);
 		ssize_t r;
 
@@ -123,10 +128,18 @@ static unsigned int from_kernel(unsigned int port, bool *blocked)
 			k->st.from_kernel_drops++;
 			break;
 		}
-		r = read(k->fd, rte_pktmbuf_mtod(b, void *), rte_pktmbuf_tailroom(b));
+		iov[0].iov_base = rte_pktmbuf_mtod(b, void *);
+		iov[0].iov_len = rte_pktmbuf_tailroom(b);
+		r = readv(k->fd, iov, 2);
 		if (r <= 0) {
 			rte_pktmbuf_free(b);
 			break;
+		}
+		if ((size_t)r > iov[0].iov_len) {
+			/* a frame is sent whole or not at all, never cut to a buffer's size */
+			k->st.from_kernel_too_long++;
+			rte_pktmbuf_free(b);
+			continue;
 		}
 		b->data_len = b->pkt_len = r;
 		b->port = p->port_id;
