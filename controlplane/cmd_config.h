@@ -4,8 +4,11 @@
 
 #include "controlplane/outbuf.h"
 
-/* Runs text's lines in a privileged configuration session; returns how many failed. */
-int config_apply(const char *text, const char *origin, struct outbuf *errors);
+#include <stdbool.h>
+
+/* Runs text's lines in a privileged configuration session, to the end or (stop) to the
+ * first that fails; returns how many failed, each named in errors. */
+int config_apply(const char *text, const char *origin, bool stop, struct outbuf *errors);
 int config_startup_replay(void);
 /* Why write memory and friends cannot work (the database could not be opened). */
 void config_store_unavailable(const char *why);

@@ -349,7 +349,7 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 
 	if (filter && (rc = cmd_parse_prefix(ctx, ctx->argv[3], &only, &only_len, false)) < 0)
 		return rc;
-	if ((rc = rib_routes_sorted(&r, &n)) < 0)
+	if ((rc = rib_routes_sorted(&r, &n, false)) < 0)
 		return cmd_error(ctx, rc, "%% Cannot list routes: %s", strerror(-rc));
 	if (ctx->json) {
 		ctx->wrote_json = true;

@@ -206,8 +206,9 @@ static int dataplane_go(char *err, size_t errlen)
 /* Without a database ternd still routes; saving and the startup configuration are refused. */
 static void config_store_open(void)
 {
-	char err[512];
+	char err[4608];
 	char dir[256], *slash;
+	int rc;
 
 	snprintf(dir, sizeof(dir), "%s", cfg.store_db);
 	slash = strrchr(dir, '/');
@@ -215,7 +216,10 @@ static void config_store_open(void)
 		*slash = '\0';
 		mkdir(dir, 0750);
 	}
-	if (store_open(cfg.store_db, err, sizeof(err)) < 0) {
+	rc = store_open(cfg.store_db, err, sizeof(err));
+	if (rc == -EUCLEAN) {
+		TERN_LOG(main, ERR, "%s: starting with an empty configuration", err);
+	} else if (rc < 0) {
 		TERN_LOG(main, ERR, "%s: starting with an empty configuration", err);
 		config_store_unavailable(err);
 	}

@@ -94,6 +94,45 @@ int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw,
 	return transact(nlh);
 }
 
+int nlr_route_group(uint32_t prefix, uint8_t len, uint32_t metric, const struct nlr_hop *hops,
+		    unsigned int n)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlattr *mp;
+	struct rtmsg *rtm;
+	unsigned int i;
+
+	if (n == 0 || n > 256)
+		return -EINVAL;
+	nlh->nlmsg_type = RTM_NEWROUTE;
+	nlh->nlmsg_flags = NLM_F_CREATE | NLM_F_REPLACE;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = len;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	rtm->rtm_protocol = RTPROT_STATIC;
+	rtm->rtm_type = RTN_UNICAST;
+	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
+	mnl_attr_put_u32(nlh, RTA_DST, htonl(prefix));
+	if (metric)
+		mnl_attr_put_u32(nlh, RTA_PRIORITY, metric);
+	mp = mnl_attr_nest_start(nlh, RTA_MULTIPATH);
+	for (i = 0; i < n; i++) {
+		struct rtnexthop *rtnh = mnl_nlmsg_get_payload_tail(nlh);
+		size_t at = nlh->nlmsg_len;
+
+		mnl_nlmsg_put_extra_header(nlh, RTNH_ALIGN(sizeof(*rtnh)));
+		rtnh->rtnh_ifindex = hops[i].ifindex;
+		rtnh->rtnh_hops = hops[i].weight ? hops[i].weight - 1 : 0;	/* the kernel's weight - 1 */
+		if (hops[i].gw)
+			mnl_attr_put_u32(nlh, RTA_GATEWAY, htonl(hops[i].gw));
+		rtnh->rtnh_len = nlh->nlmsg_len - at;
+	}
+	mnl_attr_nest_end(nlh, mp);
+	return transact(nlh);
+}
+
 int nlr_neigh(bool add, uint32_t ifindex, uint32_t ip, const struct rte_ether_addr *mac)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];

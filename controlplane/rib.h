@@ -124,8 +124,12 @@ unsigned int rib_sweep(void);
 int rib_connected_port(uint32_t ip);
 int rib_route_lookup(uint32_t ip, struct rib_route_info *out);
 int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out);
-/* All routes in prefix order (a sorted copy; free() it). */
-int rib_routes_sorted(struct rib_route_info **out, unsigned int *n);
+/* The kernel route of that table and metric (the one in use, or the first waiting). */
+int rib_route_find(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
+		   struct rib_route_info *out);
+/* The routes in use, and with waiting those aside too, in prefix order, then table and
+ * metric (a sorted copy; free() it). */
+int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting);
 unsigned int rib_addrs(const struct rib_addr **out);
 unsigned int rib_neighs(const struct rib_neigh **out);
 

@@ -413,6 +413,26 @@ int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out)
 	return 0;
 }
 
+int rib_route_find(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
+		   struct rib_route_info *out)
+{
+	struct route_key key = { prefix & rib_mask(len), len };
+	struct route_rec slot = { .table = table, .metric = metric };
+	int32_t pos;
+	int a;
+
+	if (len > 32 || (pos = rte_hash_lookup(routes, &key)) < 0)
+		return -ENOENT;
+	if (recs[pos].src == RIB_SRC_KERNEL && same_slot(&recs[pos], &slot)) {
+		fill_info(&key, &recs[pos], out);
+		return 0;
+	}
+	if ((a = alt_first(&key, &slot)) < 0)
+		return -ENOENT;
+	fill_info(&key, &alts[a].rec, out);
+	return 0;
+}
+
 int rib_route_lookup(uint32_t ip, struct rib_route_info *out)
 {
 	int len;
@@ -429,12 +449,18 @@ static int route_cmp(const void *a, const void *b)
 
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix ? -1 : 1;
-	return (int)x->len - (int)y->len;
+	if (x->len != y->len)
+		return (int)x->len - (int)y->len;
+	if (x->attrs.table != y->attrs.table)
+		return x->attrs.table < y->attrs.table ? -1 : 1;
+	if (x->attrs.metric != y->attrs.metric)
+		return x->attrs.metric < y->attrs.metric ? -1 : 1;
+	return 0;
 }
 
-int rib_routes_sorted(struct rib_route_info **out, unsigned int *n)
+int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting)
 {
-	unsigned int cap = rte_hash_count(routes), i = 0;
+	unsigned int cap = rte_hash_count(routes) + (waiting ? nb_alts : 0), i = 0, a;
 	struct rib_route_info *r = calloc(cap ? cap : 1, sizeof(*r));
 	const void *key;
 	void *val;
@@ -445,6 +471,8 @@ int rib_routes_sorted(struct rib_route_info **out, unsigned int *n)
 		return -ENOMEM;
 	while (i < cap && (pos = rte_hash_iterate(routes, &key, &val, &iter)) >= 0)
 		fill_info(key, &recs[pos], &r[i++]);
+	for (a = 0; waiting && a < nb_alts && i < cap; a++)
+		fill_info(&alts[a].key, &alts[a].rec, &r[i++]);
 	qsort(r, i, sizeof(*r), route_cmp);
 	*out = r;
 	*n = i;

@@ -45,37 +45,79 @@ static void interface_section(struct outbuf *out, unsigned int i)
 	ob_printf(out, "!\n");
 }
 
+static void route_line(struct outbuf *out, const struct rib_route_info *r, const char *target,
+		       unsigned int weight)
+{
+	char ip[16];
+
+	cmd_fmt_ip(r->prefix, ip, sizeof(ip));
+	ob_printf(out, "ip route %s/%u %s", ip, r->len, target);
+	if (r->attrs.metric)
+		ob_printf(out, " %u", r->attrs.metric);
+	if (weight > 1)
+		ob_printf(out, " weight %u", weight);
+	ob_printf(out, "\n");
+}
+
+static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
+{
+	return a->port == b->port && a->gw == b->gw;
+}
+
+static void hop_name(const struct rib_hop *h, char *buf, size_t len)
+{
+	if (h->gw)
+		cmd_fmt_ip(h->gw, buf, len);
+	else
+		snprintf(buf, len, "%s", dp.ports[h->port].name);
+}
+
+/* A static route as the lines that make it: an ECMP route one line a member, with its weight
+ * (the RIB holds a weight-w member w times). */
+static void static_route_lines(struct outbuf *out, const struct rib_route_info *r)
+{
+	const struct rib_nh_spec *nh = &r->nh;
+	char name[16];
+	unsigned int i, j, w;
+
+	if (nh->type == RIB_NH_GATEWAY || nh->type == RIB_NH_CONNECTED) {
+		hop_name(&nh->hop, name, sizeof(name));
+		route_line(out, r, name, 1);
+		return;
+	}
+	if (nh->type != RIB_NH_GROUP) {
+		route_line(out, r, rib_nh_type_name(nh->type), 1);
+		return;
+	}
+	for (i = 0; i < nh->nb_members; i++) {
+		for (j = 0; j < i && !same_hop(&nh->members[j], &nh->members[i]); j++)
+			;
+		if (j < i)
+			continue;	/* written with its first appearance */
+		for (w = 0, j = i; j < nh->nb_members; j++)
+			w += same_hop(&nh->members[j], &nh->members[i]);
+		hop_name(&nh->members[i], name, sizeof(name));
+		route_line(out, r, name, w);
+	}
+}
+
 void running_config(struct outbuf *out)
 {
 	struct rib_route_info *r;
 	const struct rib_neigh *nb;
 	unsigned int n, i, nn = rib_neighs(&nb);
-	char ip[16], gw[16];
+	char ip[16];
 
 	ob_printf(out, "! tern running configuration\n!\n");
 	if (strcmp(cmd_hostname, "tern") != 0)
 		ob_printf(out, "hostname %s\n!\n", cmd_hostname);
 	for (i = 0; i < dp.nb_ports; i++)
 		interface_section(out, i);
-	if (rib_routes_sorted(&r, &n) == 0) {
-		for (i = 0; i < n; i++) {
-			if (r[i].attrs.src != RIB_SRC_KERNEL || r[i].attrs.kproto != RTPROT_STATIC ||
-			    r[i].attrs.table != RT_TABLE_MAIN)
-				continue;
-			cmd_fmt_ip(r[i].prefix, ip, sizeof(ip));
-			ob_printf(out, "ip route %s/%u ", ip, r[i].len);
-			if (r[i].nh.type == RIB_NH_GATEWAY) {
-				cmd_fmt_ip(r[i].nh.hop.gw, gw, sizeof(gw));
-				ob_printf(out, "%s", gw);
-			} else if (r[i].nh.type == RIB_NH_CONNECTED) {
-				ob_printf(out, "%s", dp.ports[r[i].nh.hop.port].name);
-			} else {
-				ob_printf(out, "%s", rib_nh_type_name(r[i].nh.type));
-			}
-			if (r[i].attrs.metric)
-				ob_printf(out, " %u", r[i].attrs.metric);
-			ob_printf(out, "\n");
-		}
+	if (rib_routes_sorted(&r, &n, true) == 0) {
+		for (i = 0; i < n; i++)
+			if (r[i].attrs.src == RIB_SRC_KERNEL && r[i].attrs.kproto == RTPROT_STATIC &&
+			    r[i].attrs.table == RT_TABLE_MAIN)
+				static_route_lines(out, &r[i]);
 		free(r);
 	}
 	for (i = 0; i < nn; i++) {
@@ -176,6 +218,8 @@ static void negate(const char *line, char *out, size_t len)
 		snprintf(out, len, "no shutdown");
 	else if (strcmp(w1, "arp") == 0)
 		snprintf(out, len, "no arp %s", w2);
+	else if (strcmp(w1, "ip") == 0 && strcmp(w2, "route") == 0 && strstr(line, " weight ") != NULL)
+		snprintf(out, len, "no %.*s", (int)(strstr(line, " weight ") - line), line);
 	else
 		snprintf(out, len, "no %s", line);
 }

@@ -1,6 +1,7 @@
 #!/bin/bash
-# Persistent configuration: write memory, a restart finds it back, history and rollback,
-# and a corrupt database means an empty configuration and a clear message, not a crash.
+# Persistent configuration: write memory, a restart finds it back, history and rollback (all
+# or nothing), a startup configuration that fails in part is marked and not overwritten
+# silently, and a corrupt database is moved aside with a clear message, never written into.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin config-store
 R=tern-$T_ID-r
@@ -54,14 +55,67 @@ rm -f "$T_SOCK"
 start_ternd "$R"
 check "after kill -9 ternd restarts with its configuration" diff "$T_DIR/running1" <(tern_cli -c "show running-config")
 
-# a corrupt database: ternd starts empty and says why
+json=$(tern_cli --json -c "show configuration history")
+check "the database runs in WAL mode with synchronous=full, schema version 1" \
+	[ "$(json_field '"%s %s %d" % (j["database"]["journal_mode"], j["database"]["synchronous"], j["database"]["schema_version"])' <<<"$json")" = "wal full 1" ]
+
+# A stored version with a command that fails (a gateway on no subnet), after one that works
+# (the hostname): a rollback to it is all or nothing.
+sed -e 's/^hostname edge7$/hostname edge8/' -e 's|^end$|ip route 198.19.77.0/24 198.18.77.2\nend|' \
+	"$T_DIR/running1" > "$T_DIR/bad"
+add_version() {	# FILE -> the new version's id
+	sqlite3 "$T_DIR/tern.db" "INSERT INTO config (created, user, text) VALUES
+		(strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), 'test', CAST(readfile('$1') AS TEXT));
+		SELECT max(id) FROM config"
+}
+bad=$(add_version "$T_DIR/bad")
+out=$(tern_cli -c "configure rollback $bad" 2>&1)
+check "a rollback whose command fails says which and why" \
+	grep -q "Rollback to version $bad stopped: rollback line .* 'ip route 198.19.77.0/24 198.18.77.2': % Gateway 198.18.77.2 is on no connected subnet" <<<"$out"
+check "and that the configuration is as it was" grep -q "The configuration is as it was before the rollback" <<<"$out"
+check "the running-config is the one before the rollback, hostname and all" \
+	diff "$T_DIR/running1" <(tern_cli -c "show running-config")
+
+# The same version as the startup configuration: the failing line is named and marked, and
+# write memory does not replace it unless told to.
 stop_ternd
-head -c 65536 /dev/urandom > "$T_DIR/tern.db"; rm -f "$T_DIR/tern.db-wal" "$T_DIR/tern.db-shm"
 start_ternd "$R"
-check "with a corrupt database ternd starts" tern_cli -c "show version"
-check "the log says the database is unusable" grep -q "configuration database .* is unusable.*starting with an empty configuration" "$T_DIR/ternd.log"
-no_addresses() { ! tern_cli -c "show running-config" | grep -q "ip address"; }
-check "and the configuration is empty" no_addresses
+check "the log names the line that failed at start" \
+	grep -q "startup-config line [0-9]* 'ip route 198.19.77.0/24 198.18.77.2': % Gateway 198.18.77.2 is on no connected subnet" "$T_DIR/ternd.log"
+tern_cli -c "show startup-config" > "$T_DIR/startup"
+check "show startup-config marks it" grep -A1 -x "ip route 198.19.77.0/24 198.18.77.2" "$T_DIR/startup" |
+	grep -q "^! ^ failed at start: % Gateway 198.18.77.2 is on no connected subnet"
+check "and the rest of it was applied" grep -q "hostname edge8" <<<"$(tern_cli -c 'show running-config')"
+versions=$(sqlite3 "$T_DIR/tern.db" "SELECT count(*) FROM config")
 out=$(tern_cli -c "write memory" 2>&1)
-check "write memory explains: $out" grep -q "The configuration database is unavailable" <<<"$out"
+check "write memory refuses to replace it: $out" grep -q "Say 'write memory force' to save anyway" <<<"$out"
+check "and saves nothing" [ "$(sqlite3 "$T_DIR/tern.db" "SELECT count(*) FROM config")" = "$versions" ]
+out=$(tern_cli -c "write memory force")
+check "write memory force saves: $out" grep -q "saved as version" <<<"$out"
+no_marks() { ! tern_cli -c "show startup-config" | grep -q "failed at start"; }
+check "the new startup configuration has no marks" no_marks
+
+# A corrupt database is moved aside, never written into; ternd starts empty, says why, and
+# saves into a new one. First a page inside the file (the header is whole), then the header.
+for what in page header; do
+	stop_ternd
+	rm -f "$T_DIR"/tern.db.corrupt-*
+	if [ $what = page ]; then
+		sqlite3 "$T_DIR/tern.db" "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+		head -c 2048 /dev/urandom | dd of="$T_DIR/tern.db" bs=1 seek=4104 conv=notrunc status=none
+	else
+		head -c 65536 /dev/urandom > "$T_DIR/tern.db"; rm -f "$T_DIR/tern.db-wal" "$T_DIR/tern.db-shm"
+	fi
+	cp "$T_DIR/tern.db" "$T_DIR/corrupt.copy"
+	start_ternd "$R"
+	check "$what: with a corrupt database ternd starts" tern_cli -c "show version"
+	grep "configuration database" "$T_DIR/ternd.log" | sed 's/^/    /'
+	check "$what: the log says it was corrupt and where it went" \
+		grep -q "configuration database .* was corrupt (.*); it was moved aside to .*tern.db.corrupt-.* and a new one started: starting with an empty configuration" "$T_DIR/ternd.log"
+	check "$what: the corrupt file is kept as it was" cmp -s "$T_DIR/corrupt.copy" "$(ls "$T_DIR"/tern.db.corrupt-* | grep -v -e '-wal$' -e '-shm$' | head -n 1)"
+	no_addresses() { ! tern_cli -c "show running-config" | grep -q "ip address"; }
+	check "$what: and the configuration is empty" no_addresses
+	out=$(tern_cli -c "write memory" 2>&1)
+	check "$what: write memory saves into a new database: $out" grep -q "saved as version 1" <<<"$out"
+done
 tern_test_end

@@ -1,5 +1,6 @@
 /* The configuration store (round trip, history, missing and corrupt databases) and the rollback diff. */
 #include <errno.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -75,18 +76,112 @@ static void test_store_round_trip_and_history(void **state)
 	free(text);
 }
 
-static void test_store_corrupt_database_is_refused_clearly(void **state)
+/* Whether a file path.corrupt-* exists (and removes it). */
+static bool moved_aside(void)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "ls %s.corrupt-* >/dev/null 2>&1 && rm -f %s.corrupt-*", path, path);
+	return system(cmd) == 0;
+}
+
+static void test_store_corrupt_header_is_moved_aside(void **state)
 {
 	FILE *f = fopen(path, "w");
+	char *text;
+	int64_t id;
 	int i;
 
 	(void)state;
 	for (i = 0; i < 4096; i++)
 		fputc(i * 7 & 0xff, f);
 	fclose(f);
-	assert_true(store_open(path, err, sizeof(err)) < 0);
-	assert_non_null(strstr(err, "is unusable: file is not a database"));
+	assert_int_equal(store_open(path, err, sizeof(err)), -EUCLEAN);
+	assert_non_null(strstr(err, "was corrupt (file is not a database); it was moved aside to"));
 	assert_null(strchr(err, '\n'));
+	/* a new database took its place */
+	assert_int_equal(store_load(0, &text, err, sizeof(err)), -ENOENT);
+	assert_int_equal(store_save("hostname a\nend\n", "root", &id), 0);
+	assert_true(moved_aside());
+}
+
+/* A database whose first table page (page 2) is overwritten: the header is whole. */
+static void test_store_corrupt_page_is_moved_aside(void **state)
+{
+	char *text, junk[512];
+	int64_t id;
+	FILE *f;
+	int i;
+
+	(void)state;
+	assert_int_equal(store_open(path, err, sizeof(err)), 0);
+	for (i = 0; i < 50; i++)
+		assert_int_equal(store_save("hostname a\nip route 198.19.0.0/16 blackhole\nend\n", "root", &id), 0);
+	store_close();	/* checkpoints the WAL into the file */
+	memset(junk, 0x5a, sizeof(junk));
+	f = fopen(path, "r+");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 4096 + 8, SEEK_SET), 0);
+	assert_int_equal(fwrite(junk, 1, sizeof(junk), f), sizeof(junk));
+	fclose(f);
+	assert_int_equal(store_open(path, err, sizeof(err)), -EUCLEAN);
+	assert_non_null(strstr(err, "was corrupt ("));
+	assert_int_equal(store_load(0, &text, err, sizeof(err)), -ENOENT);
+	assert_true(moved_aside());
+}
+
+static void test_store_settings_and_schema_version(void **state)
+{
+	struct store_info info;
+
+	(void)state;
+	assert_int_equal(store_open(path, err, sizeof(err)), 0);
+	assert_int_equal(store_info(&info), 0);
+	assert_int_equal(info.schema_version, STORE_SCHEMA_VERSION);
+	assert_string_equal(info.journal_mode, "wal");
+	assert_int_equal(info.synchronous, 2);	/* FULL */
+}
+
+static int sql(const char *cmd)
+{
+	char line[640];
+
+	snprintf(line, sizeof(line), "sqlite3 %s \"%s\"", path, cmd);
+	return system(line);
+}
+
+static void test_store_newer_schema_is_refused_and_left_alone(void **state)
+{
+	int64_t id;
+
+	(void)state;
+	assert_int_equal(store_open(path, err, sizeof(err)), 0);
+	assert_int_equal(store_save("hostname a\nend\n", "root", &id), 0);
+	store_close();
+	assert_int_equal(sql("PRAGMA user_version = 7"), 0);
+	assert_int_equal(store_open(path, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "has schema version 7, newer than the version 1 this ternd knows"));
+	assert_int_equal(store_save("hostname b\nend\n", "root", &id), -ENODEV);
+	assert_int_equal(sql("SELECT count(*) FROM config"), 0);
+	assert_false(moved_aside());
+}
+
+static void test_store_older_schema_is_migrated(void **state)
+{
+	struct store_info info;
+	char *text;
+
+	(void)state;
+	/* what a ternd before schema versions wrote */
+	assert_int_equal(sql("CREATE TABLE config (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL,"
+			     " user TEXT NOT NULL, text TEXT NOT NULL);"
+			     " INSERT INTO config (created, user, text) VALUES ('2026-01-01T00:00:00Z', 'root', 'hostname old');"), 0);
+	assert_int_equal(store_open(path, err, sizeof(err)), 0);
+	assert_int_equal(store_info(&info), 0);
+	assert_int_equal(info.schema_version, STORE_SCHEMA_VERSION);
+	assert_int_equal(store_load(0, &text, err, sizeof(err)), 0);
+	assert_string_equal(text, "hostname old");
+	free(text);
 }
 
 static void test_store_unusable_without_open(void **state)
@@ -127,7 +222,11 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_store_round_trip_and_history, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_store_corrupt_database_is_refused_clearly, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_corrupt_header_is_moved_aside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_corrupt_page_is_moved_aside, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_settings_and_schema_version, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_newer_schema_is_refused_and_left_alone, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_older_schema_is_migrated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_unusable_without_open, setup, teardown),
 		cmocka_unit_test(test_transition_removes_then_adds),
 	};

@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""Random tern configurations for the running-config round trip.
+
+    config_gen.py SEED
+
+Prints configuration-mode lines (as `tern -c` arguments would carry them, one a line)
+over ports dp0 (198.18.0.1/24), dp1 (198.18.1.1/24) and dp2: a hostname, descriptions,
+extra addresses, MTUs, a shut port, static routes of every kind the shell takes (via a
+gateway, out of an interface, blackhole, unreachable, prohibit; with and without a
+distance; ECMP made of several lines, with weights) and static ARP entries. Every line is
+one ternd must accept; the same seed gives the same configuration.
+"""
+import random
+import sys
+
+
+def main():
+    rnd = random.Random(int(sys.argv[1]))
+    out = []
+    if rnd.random() < 0.7:
+        out.append(f"hostname edge{rnd.randrange(100)}")
+    subnets = {"dp0": [], "dp1": []}
+    for i, port in enumerate(("dp0", "dp1", "dp2")):
+        out.append(f"interface {port}")
+        if rnd.random() < 0.5:
+            out.append(f"description {rnd.choice(['uplink', 'to customer', 'backplane'])} {rnd.randrange(1000)}")
+        if port != "dp2":
+            out.append(f"ip address 198.18.{i}.1/24")
+            subnets[port].append(f"198.18.{i}")
+            for k in range(rnd.randrange(3)):
+                net = f"198.18.{10 + 10 * i + k}"
+                out.append(f"ip address {net}.1/24")
+                subnets[port].append(net)
+            if rnd.random() < 0.4:
+                out.append(f"mtu {rnd.choice([1280, 1400, 1450, 1496])}")
+        else:
+            out.append("ip address 198.18.200.1/24")
+            if rnd.random() < 0.5:
+                out.append("shutdown")
+        out.append("exit")
+
+    def gateway():
+        port = rnd.choice(("dp0", "dp1"))
+        return f"{rnd.choice(subnets[port])}.{rnd.randrange(2, 250)}", port
+
+    used = set()
+    for _ in range(rnd.randrange(4, 14)):
+        plen = rnd.choice((16, 20, 24, 28, 32))
+        addr = (198 << 24) | (19 << 16) | (rnd.randrange(1 << 16) << 0)
+        addr &= ~((1 << (32 - plen)) - 1) & 0xFFFFFFFF
+        prefix = f"{addr >> 24}.{(addr >> 16) & 255}.{(addr >> 8) & 255}.{addr & 255}/{plen}"
+        distance = rnd.choice(("", "", " 5", " 200"))
+        if (prefix, distance) in used:
+            continue
+        used.add((prefix, distance))
+        kind = rnd.choice(("gw", "gw", "if", "ecmp", "ecmp", "blackhole", "unreachable", "prohibit"))
+        if kind == "gw":
+            out.append(f"ip route {prefix} {gateway()[0]}{distance}")
+        elif kind == "if":
+            out.append(f"ip route {prefix} {rnd.choice(('dp0', 'dp1'))}{distance}")
+        elif kind == "ecmp":
+            hops = set()
+            while len(hops) < rnd.randrange(2, 5):
+                hops.add(gateway()[0] if rnd.random() < 0.85 else rnd.choice(("dp0", "dp1")))
+            for hop in sorted(hops):
+                weight = f" weight {rnd.randrange(2, 5)}" if rnd.random() < 0.3 else ""
+                out.append(f"ip route {prefix} {hop}{distance}{weight}")
+        else:
+            out.append(f"ip route {prefix} {kind}{distance}")
+    hosts = set()
+    for _ in range(rnd.randrange(3)):
+        ip, port = gateway()
+        if ip in hosts:
+            continue
+        hosts.add(ip)
+        out.append(f"arp {ip} 02:00:5e:{rnd.randrange(256):02x}:{rnd.randrange(256):02x}:01 {port}")
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
