@@ -38,6 +38,31 @@ expect_error "syntax" "line 2: 'dev net_null0': expected 'key = value'" "[port d
 dev net_null0"
 expect_error "no worker" "no [worker N] section" "[port dp0]
 dev = net_null0"
+# every error names the file and line, and the section and key it is about
+expect_error "an empty value (rte_cfgfile's own refusal)" "bad.conf: line 2: [port dp0] dev has no value" "[port dp0]
+dev =
+[worker 1]
+rx = dp0:0"
+expect_error "a key before any section" "bad.conf: line 1: 'dev' comes before any [section]" "dev = net_null0
+$base"
+expect_error "a key given twice" "bad.conf: line 4: [port dp0] mtu is given twice (first on line 3)" "[port dp0]
+dev = net_null0
+mtu = 1500
+mtu = 9000
+[worker 1]
+rx = dp0:0"
+expect_error "a bad value names its line" "bad.conf: line 3: [port dp0] mtu = 'big'" "[port dp0]
+dev = net_null0
+mtu = big
+[worker 1]
+rx = dp0:0"
+expect_error "an unknown key names its line" "bad.conf: line 7: [port dp1] unknown key 'speed'" "$base
+[port dp1]
+dev = net_null1
+speed = 10G"
+expect_error "a section defined twice names the second" "bad.conf: line 5: [port dp0]: port 'dp0' is defined twice" "$base
+[port dp0]
+dev = net_null1"
 "$TERND" -f /nonexistent/ternd.conf >/dev/null 2>&1; rc=$?
 check "a missing file exits 2" [ $rc -eq 2 ]
 out=$("$TERND" --bogus 2>&1); rc=$?
