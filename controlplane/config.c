@@ -1,8 +1,7 @@
-/* Parses and validates ternd.conf; every error is one line naming section, key and expectation. */
+/* Parses and validates ternd.conf; every error is one line naming line, section, key and expectation. */
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,82 +9,7 @@
 #include <linux/rtnetlink.h>
 #include <rte_cfgfile.h>
 
-#include "controlplane/config.h"
-
-/* Where each section and key of the file is: errors name the line. */
-struct line_ref {
-	char sect[CFG_NAME_LEN];
-	char key[CFG_NAME_LEN];	/* "": the section's header */
-	int line;
-};
-
-struct parse {
-	struct tern_config *cfg;
-	struct rte_cfgfile *file;
-	char *err;
-	size_t errlen;
-	struct line_ref *refs;
-	unsigned int nb_refs;
-};
-
-static int line_of(const struct parse *p, const char *sect, const char *key)
-{
-	unsigned int i;
-	int header = 0;
-
-	for (i = 0; i < p->nb_refs; i++) {
-		if (strcmp(p->refs[i].sect, sect) != 0)
-			continue;
-		if (key != NULL && strcmp(p->refs[i].key, key) == 0)
-			return p->refs[i].line;
-		if (p->refs[i].key[0] == '\0')
-			header = p->refs[i].line;	/* the last header of that name */
-	}
-	return header;
-}
-
-/*
- * The line a message about "[section] key ..." (or "[section]: ...", or "[section] unknown
- * key 'k'") is about: the key's own, else the section's header; 0 when it names neither.
- */
-static int line_of_message(const struct parse *p, const char *msg)
-{
-	char sect[CFG_NAME_LEN], key[CFG_NAME_LEN] = "";
-	const char *end, *k;
-	size_t n;
-
-	if (msg[0] != '[' || (end = strchr(msg, ']')) == NULL || (size_t)(end - msg - 1) >= sizeof(sect))
-		return 0;
-	snprintf(sect, sizeof(sect), "%.*s", (int)(end - msg - 1), msg + 1);
-	k = end + 1;
-	if (strncmp(k, " unknown key '", 14) == 0)
-		k += 14;
-	else if (*k == ' ')
-		k++;
-	else
-		return line_of(p, sect, NULL);
-	n = strcspn(k, " =:'");
-	if (n < sizeof(key))
-		snprintf(key, sizeof(key), "%.*s", (int)n, k);
-	return line_of(p, sect, key);
-}
-
-static int fail(struct parse *p, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-	int line;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	line = line_of_message(p, msg);
-	if (line > 0)
-		snprintf(p->err, p->errlen, "%s: line %d: %s", p->cfg->path, line, msg);
-	else
-		snprintf(p->err, p->errlen, "%s: %s", p->cfg->path, msg);
-	return -EINVAL;
-}
+#include "controlplane/config_priv.h"
 
 static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
 {
@@ -137,7 +61,7 @@ static int get_uint(struct parse *p, const char *sect, const char *key,
 	if (v == NULL)
 		return 0;
 	if (parse_uint(v, min, max, out) < 0)
-		return fail(p, "[%s] %s = '%s': expected an integer from %lu to %lu",
+		return config_fail(p, "[%s] %s = '%s': expected an integer from %lu to %lu",
 			    sect, key, v, min, max);
 	return 0;
 }
@@ -163,7 +87,7 @@ static int check_keys(struct parse *p, const char *sect, const char *const *know
 
 			snprintf(name, sizeof(name), "%s", e[i].name);
 			free(e);
-			return fail(p, "[%s] unknown key '%s'", sect, name);
+			return config_fail(p, "[%s] unknown key '%s'", sect, name);
 		}
 	}
 	free(e);
@@ -183,28 +107,28 @@ static int parse_port(struct parse *p, const char *sect, const char *name)
 	if ((rc = check_keys(p, sect, keys)) < 0)
 		return rc;
 	if (*name == '\0' || strlen(name) >= TERN_PORT_NAME_LEN)
-		return fail(p, "[%s]: a port name must have 1 to %d characters",
+		return config_fail(p, "[%s]: a port name must have 1 to %d characters",
 			    sect, TERN_PORT_NAME_LEN - 1);
 	for (s = name; *s; s++)
 		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
-			return fail(p, "[%s]: port name '%s' may only hold letters, digits, '_', '-' and '.'",
+			return config_fail(p, "[%s]: port name '%s' may only hold letters, digits, '_', '-' and '.'",
 				    sect, name);
 	for (i = 0; i < p->cfg->nb_ports; i++)
 		if (strcmp(p->cfg->ports[i].name, name) == 0)
-			return fail(p, "[%s]: port '%s' is defined twice", sect, name);
+			return config_fail(p, "[%s]: port '%s' is defined twice", sect, name);
 	if (p->cfg->nb_ports == TERN_MAX_PORTS)
-		return fail(p, "[%s]: too many ports; at most %d", sect, TERN_MAX_PORTS);
+		return config_fail(p, "[%s]: too many ports; at most %d", sect, TERN_MAX_PORTS);
 
 	pc = &p->cfg->ports[p->cfg->nb_ports++];
 	snprintf(pc->name, sizeof(pc->name), "%s", name);
 	s = rte_cfgfile_get_entry(p->file, sect, "dev");
 	if (s == NULL || *s == '\0')
-		return fail(p, "[%s] dev: missing; expected a PCI address (0000:01:00.0) or a vdev string (net_memif0,role=server)",
+		return config_fail(p, "[%s] dev: missing; expected a PCI address (0000:01:00.0) or a vdev string (net_memif0,role=server)",
 			    sect);
 	snprintf(pc->dev, sizeof(pc->dev), "%s", s);
 	pc->is_pci = looks_like_pci(s);
 	if (!pc->is_pci && strncmp(s, "net_", 4) != 0)
-		return fail(p, "[%s] dev = '%s': expected a PCI address (0000:01:00.0) or a vdev string starting with net_",
+		return config_fail(p, "[%s] dev = '%s': expected a PCI address (0000:01:00.0) or a vdev string starting with net_",
 			    sect, s);
 
 	v = 1;
@@ -222,7 +146,7 @@ static int parse_port(struct parse *p, const char *sect, const char *name)
 	s = rte_cfgfile_get_entry(p->file, sect, "mac");
 	if (s != NULL) {
 		if (parse_mac(s, pc->mac) < 0)
-			return fail(p, "[%s] mac = '%s': expected a unicast MAC address like 02:00:00:00:00:01",
+			return config_fail(p, "[%s] mac = '%s': expected a unicast MAC address like 02:00:00:00:00:01",
 				    sect, s);
 		pc->has_mac = true;
 	}
@@ -230,13 +154,13 @@ static int parse_port(struct parse *p, const char *sect, const char *name)
 	s = rte_cfgfile_get_entry(p->file, sect, "tap");
 	if (s != NULL) {
 		if (*s == '\0' || strlen(s) >= TERN_PORT_NAME_LEN || strchr(s, '/') || strchr(s, ' '))
-			return fail(p, "[%s] tap = '%s': expected an interface name of 1 to %d characters",
+			return config_fail(p, "[%s] tap = '%s': expected an interface name of 1 to %d characters",
 				    sect, s, TERN_PORT_NAME_LEN - 1);
 		snprintf(pc->tap, sizeof(pc->tap), "%s", s);
 	}
 	s = rte_cfgfile_get_entry(p->file, sect, "tap_persist");
 	if (s != NULL && strcmp(s, "yes") != 0 && strcmp(s, "no") != 0)
-		return fail(p, "[%s] tap_persist = '%s': expected yes or no", sect, s);
+		return config_fail(p, "[%s] tap_persist = '%s': expected yes or no", sect, s);
 	pc->tap_persist = s != NULL && strcmp(s, "yes") == 0;
 	/* enough for routing protocols and ARP, far below what hurts the kernel */
 	v = 10000;
@@ -263,7 +187,7 @@ static int parse_rx_list(struct parse *p, const char *sect, struct tern_worker_c
 		int port;
 
 		if (colon == NULL)
-			return fail(p, "[%s] rx = '%s': expected PORT:QUEUE pairs such as dp0:0", sect, tok);
+			return config_fail(p, "[%s] rx = '%s': expected PORT:QUEUE pairs such as dp0:0", sect, tok);
 		*colon = '\0';
 		port = tern_config_port_index(p->cfg, tok);
 		if (port < 0) {
@@ -273,11 +197,11 @@ static int parse_rx_list(struct parse *p, const char *sect, struct tern_worker_c
 			for (i = 0; i < p->cfg->nb_ports; i++)
 				snprintf(known + strlen(known), sizeof(known) - strlen(known),
 					 "%s%s", i ? ", " : "", p->cfg->ports[i].name);
-			return fail(p, "[%s] rx: port '%s' is not defined; known: %s", sect, tok,
+			return config_fail(p, "[%s] rx: port '%s' is not defined; known: %s", sect, tok,
 				    p->cfg->nb_ports ? known : "none");
 		}
 		if (parse_uint(colon + 1, 0, p->cfg->ports[port].rxq - 1, &q) < 0)
-			return fail(p, "[%s] rx = '%s:%s': port %s has %u rx queue(s); expected a queue from 0 to %u",
+			return config_fail(p, "[%s] rx = '%s:%s': port %s has %u rx queue(s); expected a queue from 0 to %u",
 				    sect, tok, colon + 1, tok, p->cfg->ports[port].rxq,
 				    p->cfg->ports[port].rxq - 1);
 		w->rx[w->nb_rx].port = port;
@@ -285,7 +209,7 @@ static int parse_rx_list(struct parse *p, const char *sect, struct tern_worker_c
 		w->nb_rx++;
 	}
 	if (w->nb_rx == 0)
-		return fail(p, "[%s] rx: empty; expected PORT:QUEUE pairs such as dp0:0", sect);
+		return config_fail(p, "[%s] rx: empty; expected PORT:QUEUE pairs such as dp0:0", sect);
 	return 0;
 }
 
@@ -301,15 +225,15 @@ static int parse_worker(struct parse *p, const char *sect, const char *lcore)
 	if ((rc = check_keys(p, sect, keys)) < 0)
 		return rc;
 	if (parse_uint(lcore, 0, 1023, &v) < 0)
-		return fail(p, "[%s]: expected [worker N] with N an lcore number from 0 to 1023", sect);
+		return config_fail(p, "[%s]: expected [worker N] with N an lcore number from 0 to 1023", sect);
 	if (v == p->cfg->main_lcore)
-		return fail(p, "[%s]: lcore %lu is the main (control) lcore; give workers other lcores",
+		return config_fail(p, "[%s]: lcore %lu is the main (control) lcore; give workers other lcores",
 			    sect, v);
 	for (i = 0; i < p->cfg->nb_workers; i++)
 		if (p->cfg->workers[i].lcore == v)
-			return fail(p, "[%s]: lcore %lu has two worker sections", sect, v);
+			return config_fail(p, "[%s]: lcore %lu has two worker sections", sect, v);
 	if (p->cfg->nb_workers == TERN_MAX_WORKERS)
-		return fail(p, "[%s]: too many workers; at most %d", sect, TERN_MAX_WORKERS);
+		return config_fail(p, "[%s]: too many workers; at most %d", sect, TERN_MAX_WORKERS);
 	w = &p->cfg->workers[p->cfg->nb_workers++];
 	w->lcore = v;
 	v = 0;	/* absent: the dataplane's default */
@@ -318,7 +242,7 @@ static int parse_worker(struct parse *p, const char *sect, const char *lcore)
 	w->rx_burst = v;
 	s = rte_cfgfile_get_entry(p->file, sect, "rx");
 	if (s == NULL)
-		return fail(p, "[%s] rx: missing; expected PORT:QUEUE pairs such as dp0:0", sect);
+		return config_fail(p, "[%s] rx: missing; expected PORT:QUEUE pairs such as dp0:0", sect);
 	return parse_rx_list(p, sect, w, s);
 }
 
@@ -340,19 +264,19 @@ static int check_queue_coverage(struct parse *p)
 					if (w->rx[r].port != pi || w->rx[r].queue != q)
 						continue;
 					if (owner >= 0)
-						return fail(p, "[worker %u] rx: %s:%u is already polled by worker %d; each queue needs exactly one worker",
+						return config_fail(p, "[worker %u] rx: %s:%u is already polled by worker %d; each queue needs exactly one worker",
 							    w->lcore, pc->name, q, owner);
 					owner = w->lcore;
 				}
 			}
 			if (owner < 0)
-				return fail(p, "[port %s]: rx queue %u is polled by no worker; add %s:%u to a [worker N] rx list",
+				return config_fail(p, "[port %s]: rx queue %u is polled by no worker; add %s:%u to a [worker N] rx list",
 					    pc->name, q, pc->name, q);
 		}
 		if (pc->txq == 0)
 			pc->txq = p->cfg->nb_workers;
 		else if (pc->txq < p->cfg->nb_workers)
-			return fail(p, "[port %s] txq = %u: expected at least %u (one per worker)",
+			return config_fail(p, "[port %s] txq = %u: expected at least %u (one per worker)",
 				    pc->name, pc->txq, p->cfg->nb_workers);
 	}
 	return 0;
@@ -365,7 +289,7 @@ static int get_string(struct parse *p, const char *sect, const char *key, char *
 	if (v == NULL)
 		return 0;
 	if (*v == '\0' || strlen(v) >= len)
-		return fail(p, "[%s] %s: expected a value of 1 to %zu characters", sect, key, len - 1);
+		return config_fail(p, "[%s] %s: expected a value of 1 to %zu characters", sect, key, len - 1);
 	snprintf(dst, len, "%s", v);
 	return 0;
 }
@@ -382,14 +306,14 @@ static int parse_metrics(struct parse *p)
 	if (s == NULL)
 		return 0;
 	if (strlen(s) >= sizeof(addr) - 1)
-		return fail(p, "[metrics] listen = '%s': expected PORT or ADDRESS:PORT", s);
+		return config_fail(p, "[metrics] listen = '%s': expected PORT or ADDRESS:PORT", s);
 	snprintf(addr, sizeof(addr), "%s", s);
 	colon = strrchr(addr, ':');
 	port = strtoul(colon ? colon + 1 : addr, &end, 10);
 	if (colon)
 		*colon = '\0';
 	if (*end != '\0' || port < 1 || port > 65535 || (colon && inet_pton(AF_INET, addr, &a) != 1))
-		return fail(p, "[metrics] listen = '%s': expected PORT or ADDRESS:PORT, such as 9101 or 127.0.0.1:9101",
+		return config_fail(p, "[metrics] listen = '%s': expected PORT or ADDRESS:PORT, such as 9101 or 127.0.0.1:9101",
 			    s);
 	snprintf(p->cfg->metrics_listen, sizeof(p->cfg->metrics_listen), "%s:%lu",
 		 colon ? addr : "127.0.0.1", port);
@@ -411,16 +335,16 @@ static int parse_tables(struct parse *p)
 		if (strcmp(tok, "default") == 0)
 			id = RT_TABLE_DEFAULT;
 		else if (parse_uint(tok, 1, UINT32_MAX, &id) < 0)
-			return fail(p, "[netlink] tables = '%s': '%s' is not a table number (1 to 4294967295) or default",
+			return config_fail(p, "[netlink] tables = '%s': '%s' is not a table number (1 to 4294967295) or default",
 				    v, tok);
 		if (id == RT_TABLE_MAIN || id == RT_TABLE_LOCAL)
-			return fail(p, "[netlink] tables = '%s': %lu (%s) is always mirrored; list only other tables",
+			return config_fail(p, "[netlink] tables = '%s': %lu (%s) is always mirrored; list only other tables",
 				    v, id, id == RT_TABLE_MAIN ? "main" : "local");
 		for (i = 0; i < p->cfg->nb_tables; i++)
 			if (p->cfg->tables[i] == id)
-				return fail(p, "[netlink] tables = '%s': table %lu is listed twice", v, id);
+				return config_fail(p, "[netlink] tables = '%s': table %lu is listed twice", v, id);
 		if (p->cfg->nb_tables == RIB_MAX_TABLES)
-			return fail(p, "[netlink] tables = '%s': at most %u tables", v, RIB_MAX_TABLES);
+			return config_fail(p, "[netlink] tables = '%s': at most %u tables", v, RIB_MAX_TABLES);
 		p->cfg->tables[p->cfg->nb_tables++] = id;
 	}
 	return 0;
@@ -467,7 +391,7 @@ static int parse_globals(struct parse *p)
 	if ((rc = get_string(p, "capture", "dir", p->cfg->capture_dir, sizeof(p->cfg->capture_dir))) < 0)
 		return rc;
 	if (p->cfg->capture_dir[0] != '/')
-		return fail(p, "[capture] dir = '%s': expected an absolute path", p->cfg->capture_dir);
+		return config_fail(p, "[capture] dir = '%s': expected an absolute path", p->cfg->capture_dir);
 	s = rte_cfgfile_get_entry(p->file, "api", "mode");
 	p->cfg->api_mode = 0660;
 	if (s != NULL) {
@@ -475,7 +399,7 @@ static int parse_globals(struct parse *p)
 
 		p->cfg->api_mode = strtoul(s, &end, 8);
 		if (*s == '\0' || *end != '\0' || p->cfg->api_mode > 0777 || (p->cfg->api_mode & 0600) != 0600)
-			return fail(p, "[api] mode = '%s': expected octal permissions such as 0660 (the owner must read and write)",
+			return config_fail(p, "[api] mode = '%s': expected octal permissions such as 0660 (the owner must read and write)",
 				    s);
 	}
 	v = 1800;
@@ -522,111 +446,9 @@ static int parse_globals(struct parse *p)
 		if (strcmp(s, "yes") == 0)
 			p->cfg->log_syslog = true;
 		else if (strcmp(s, "no") != 0)
-			return fail(p, "[log] syslog = '%s': expected yes or no", s);
+			return config_fail(p, "[log] syslog = '%s': expected yes or no", s);
 	}
 	return 0;
-}
-
-static int line_ref_add(struct parse *p, const char *sect, const char *key, int line)
-{
-	struct line_ref *r;
-
-	if ((p->nb_refs & (p->nb_refs + 1)) == 0 || p->refs == NULL) {
-		/* grows at 1, 2, 4, 8, ... entries */
-		struct line_ref *g = realloc(p->refs, (2 * p->nb_refs + 2) * sizeof(*g));
-
-		if (g == NULL)
-			return -ENOMEM;
-		p->refs = g;
-	}
-	r = &p->refs[p->nb_refs++];
-	snprintf(r->sect, sizeof(r->sect), "%s", sect);
-	snprintf(r->key, sizeof(r->key), "%s", key);
-	r->line = line;
-	return 0;
-}
-
-/* The line of key in the section being read (the refs since its header), or 0. */
-static int key_line_in_section(const struct parse *p, const char *key)
-{
-	unsigned int i = p->nb_refs;
-
-	while (i-- > 0 && p->refs[i].key[0] != '\0')
-		if (strcmp(p->refs[i].key, key) == 0)
-			return p->refs[i].line;
-	return 0;
-}
-
-/*
- * rte_cfgfile says only "failed" (and logs "line N - cannot use empty values" on its own):
- * every line it would refuse is found here first, named with its section and key, and the
- * place of each section and key is kept for the errors found later.
- */
-static int check_syntax(struct parse *p, const char *path)
-{
-	FILE *f = fopen(path, "re");
-	char line[1024], sect[CFG_NAME_LEN] = "";
-	int lineno = 0, rc = 0, first;
-
-	if (f == NULL) {
-		snprintf(p->err, p->errlen, "%s: cannot open: %s", path, strerror(errno));
-		return -errno;
-	}
-	while (rc == 0 && fgets(line, sizeof(line), f) != NULL) {
-		char *s = line, *e, *v;
-
-		lineno++;
-		if (strchr(line, '\n') == NULL && !feof(f)) {
-			rc = fail(p, "line %d: longer than %zu characters", lineno, sizeof(line) - 2);
-			break;
-		}
-		if ((e = strchr(s, '#')) != NULL)
-			*e = '\0';
-		while (isspace((unsigned char)*s))
-			s++;
-		e = s + strlen(s);
-		while (e > s && isspace((unsigned char)e[-1]))
-			*--e = '\0';
-		if (*s == '\0')
-			continue;
-		if (*s == '[') {
-			if (e[-1] != ']' || e - s < 3)
-				rc = fail(p, "line %d: '%s': expected a section header like [port dp0]", lineno, s);
-			else if ((size_t)(e - s - 2) >= CFG_NAME_LEN)
-				rc = fail(p, "line %d: section name longer than %d characters", lineno, CFG_NAME_LEN - 1);
-			else {
-				snprintf(sect, sizeof(sect), "%.*s", (int)(e - s - 2), s + 1);
-				rc = line_ref_add(p, sect, "", lineno);
-			}
-			continue;
-		}
-		e = strchr(s, '=');
-		if (e == NULL || e == s) {
-			rc = fail(p, "line %d: '%s': expected 'key = value' or a [section]", lineno, s);
-			break;
-		}
-		for (v = e + 1; isspace((unsigned char)*v); v++)
-			;
-		while (e > s && isspace((unsigned char)e[-1]))
-			e--;
-		*e = '\0';
-		if (sect[0] == '\0')
-			rc = fail(p, "line %d: '%s' comes before any [section]", lineno, s);
-		else if ((size_t)(e - s) >= CFG_NAME_LEN)
-			rc = fail(p, "line %d: [%s] key '%.40s...' is longer than %d characters", lineno, sect, s,
-				  CFG_NAME_LEN - 1);
-		else if (*v == '\0')
-			rc = fail(p, "line %d: [%s] %s has no value", lineno, sect, s);
-		else if (strlen(v) >= CFG_VALUE_LEN)
-			rc = fail(p, "line %d: [%s] %s: value longer than %d characters", lineno, sect, s,
-				  CFG_VALUE_LEN - 1);
-		else if ((first = key_line_in_section(p, s)) > 0)
-			rc = fail(p, "line %d: [%s] %s is given twice (first on line %d)", lineno, sect, s, first);
-		else
-			rc = line_ref_add(p, sect, s, lineno);
-	}
-	fclose(f);
-	return rc;
 }
 
 static void set_defaults(struct tern_config *cfg, const char *path)
@@ -646,7 +468,7 @@ static int parse_sections(struct parse *p)
 	int i, rc = 0;
 
 	if (n <= 0)
-		return fail(p, "no sections; expected at least [port NAME] and [worker N]");
+		return config_fail(p, "no sections; expected at least [port NAME] and [worker N]");
 	names = calloc(n, CFG_NAME_LEN);
 	if (names == NULL)
 		return -ENOMEM;
@@ -673,7 +495,7 @@ static int parse_sections(struct parse *p)
 		if (strcmp(s, "eal") && strcmp(s, "api") && strcmp(s, "store") &&
 		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log") && strcmp(s, "netlink") &&
 		    strcmp(s, "metrics") && strcmp(s, "exception") && strcmp(s, "capture"))
-			rc = fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, exception, api, store, log, metrics or capture",
+			rc = config_fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, exception, api, store, log, metrics or capture",
 				  s);
 	}
 	for (i = 0; i < n && rc == 0; i++) {
@@ -703,22 +525,22 @@ int tern_config_load(const char *path, struct tern_config *cfg, char *err, size_
 	int rc;
 
 	set_defaults(cfg, path);
-	if ((rc = check_syntax(&p, path)) < 0) {
+	if ((rc = config_check_syntax(&p, path)) < 0) {
 		free(p.refs);
 		return rc;
 	}
 	p.file = rte_cfgfile_load_with_params(path, 0, &params);
 	if (p.file == NULL) {
 		free(p.refs);
-		return fail(&p, "cannot parse the file as INI");
+		return config_fail(&p, "cannot parse the file as INI");
 	}
 	rc = parse_globals(&p);
 	if (rc == 0)
 		rc = parse_sections(&p);
 	if (rc == 0 && cfg->nb_ports == 0)
-		rc = fail(&p, "no [port NAME] section; expected at least one port");
+		rc = config_fail(&p, "no [port NAME] section; expected at least one port");
 	if (rc == 0 && cfg->nb_workers == 0)
-		rc = fail(&p, "no [worker N] section; expected at least one worker");
+		rc = config_fail(&p, "no [worker N] section; expected at least one worker");
 	if (rc == 0)
 		rc = check_queue_coverage(&p);
 	rte_cfgfile_close(p.file);
