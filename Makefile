@@ -145,6 +145,7 @@ bench: check-deps static-bench
 	@bench/pipeline.sh build/native
 	@bench/exception.sh build/native
 	@bench/mirror_scale.sh build/native
+	@bench/neigh_scale.sh build/native
 	@bench/rfc2544_compare.sh build/native
 	@bench/flood.sh build/native
 	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/churn.sh build/native

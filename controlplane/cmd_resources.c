@@ -96,7 +96,7 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 		{ "routes", "[fib] routes", ns->routes_refused },
 		{ "route alternates", "fixed", 0 },
 		{ "nexthops", "fixed", 0 },
-		{ "neighbours", "fixed", ns->neighs_refused },
+		{ "neighbours", "[neighbours] max", ns->neighs_refused },
 		{ "addresses", "fixed", ns->addrs_refused },
 	};
 	unsigned int used[5], limit[5], t;

@@ -363,6 +363,7 @@ static int parse_globals(struct parse *p)
 	static const char *const metrics_keys[] = { "listen", NULL };
 	static const char *const exc_keys[] = { "idle_sleep_max_ms", NULL };
 	static const char *const capture_keys[] = { "dir", NULL };
+	static const char *const neigh_keys[] = { "max", NULL };
 	unsigned long v;
 	const char *s;
 	int rc;
@@ -374,7 +375,8 @@ static int parse_globals(struct parse *p)
 	    (rc = check_keys(p, "netlink", nl_keys)) < 0 ||
 	    (rc = check_keys(p, "metrics", metrics_keys)) < 0 ||
 	    (rc = check_keys(p, "exception", exc_keys)) < 0 ||
-	    (rc = check_keys(p, "capture", capture_keys)) < 0)
+	    (rc = check_keys(p, "capture", capture_keys)) < 0 ||
+	    (rc = check_keys(p, "neighbours", neigh_keys)) < 0)
 		return rc;
 	if ((rc = parse_metrics(p)) < 0)
 		return rc;
@@ -426,6 +428,10 @@ static int parse_globals(struct parse *p)
 	if ((rc = get_uint(p, "fib", "routes", 1024, 1u << 24, &v)) < 0)
 		return rc;
 	p->cfg->fib_routes = v;
+	v = 65536;
+	if ((rc = get_uint(p, "neighbours", "max", 1024, 1u << 20, &v)) < 0)
+		return rc;
+	p->cfg->max_neighbours = v;
 	/* an Internet table's worth of notifications in flight */
 	v = 64u << 20;
 	if ((rc = get_uint(p, "netlink", "rcvbuf", 4096, 1u << 30, &v)) < 0)
@@ -493,9 +499,10 @@ static int parse_sections(struct parse *p)
 		if (strncmp(s, "worker ", 7) == 0)
 			continue;
 		if (strcmp(s, "eal") && strcmp(s, "api") && strcmp(s, "store") &&
-		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "log") && strcmp(s, "netlink") &&
-		    strcmp(s, "metrics") && strcmp(s, "exception") && strcmp(s, "capture"))
-			rc = config_fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, netlink, exception, api, store, log, metrics or capture",
+		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "neighbours") &&
+		    strcmp(s, "log") && strcmp(s, "netlink") && strcmp(s, "metrics") &&
+		    strcmp(s, "exception") && strcmp(s, "capture"))
+			rc = config_fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, neighbours, netlink, exception, api, store, log, metrics or capture",
 				  s);
 	}
 	for (i = 0; i < n && rc == 0; i++) {

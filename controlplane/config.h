@@ -56,6 +56,7 @@ struct tern_config {
 	unsigned int mbufs;	/* per NUMA socket */
 	unsigned int mbuf_cache;
 	unsigned int fib_routes;	/* FIB capacity */
+	unsigned int max_neighbours;	/* [neighbours] max: the RIB's neighbour table */
 	unsigned int netlink_rcvbuf;	/* bytes */
 	unsigned int netlink_batch_us;	/* least time between two batches of kernel changes */
 	unsigned int exception_idle_ms;	/* an idle exception service's longest sleep between polls */

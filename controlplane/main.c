@@ -141,7 +141,7 @@ static int dataplane_start(char *err, size_t errlen)
 			 cfg.fib_routes, strerror(-rc));
 		return rc;
 	}
-	rc = rib_init(cfg.fib_routes);
+	rc = rib_init(cfg.fib_routes, cfg.max_neighbours);
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot create the route table for %u routes: %s", cfg.fib_routes,
 			 strerror(-rc));

@@ -79,7 +79,7 @@ struct rib_neigh {
 	uint16_t gen;
 };
 
-int rib_init(unsigned int max_routes);
+int rib_init(unsigned int max_routes, unsigned int max_neighbours);
 void rib_fini(void);
 
 /*

@@ -94,6 +94,7 @@ static void test_config_good_file_loads(void **state)
 	assert_int_equal(cfg.workers[0].rx_burst, 256);
 	assert_string_equal(cfg.api_socket, "/tmp/t.sock");
 	assert_int_equal(cfg.fib_routes, 65536);
+	assert_int_equal(cfg.max_neighbours, 65536);	/* the default */
 	assert_int_equal(cfg.nb_tables, 3);
 	assert_int_equal(cfg.tables[0], 100);
 	assert_int_equal(cfg.tables[1], 7);
@@ -104,6 +105,8 @@ static void test_config_good_file_loads(void **state)
 	assert_int_equal(cfg.netlink_batch_us, 1000);	/* the default: batches 1 ms apart */
 	assert_int_equal(load_with("tables = 100, 7 default", "batch_interval_us = 0"), 0);
 	assert_int_equal(cfg.netlink_batch_us, 0);
+	assert_int_equal(load_with("[netlink]", "[neighbours]\nmax = 1048576\n[netlink]"), 0);
+	assert_int_equal(cfg.max_neighbours, 1048576);
 }
 
 static void test_config_errors_name_section_key_and_expectation(void **state)
@@ -127,6 +130,8 @@ static void test_config_errors_name_section_key_and_expectation(void **state)
 		     "rxq = 2\ntxq = 1\n[worker 1]\nrx = dp0:0 dp1:0\n[worker 2]\nrx = dp1:1",
 		     "[port dp1] txq = 1: expected at least 2 (one per worker)");
 	assert_error("[fib]", "[fibs]", "[fibs]: unknown section");
+	assert_error("[fib]", "[neighbours]\nmax = 2000000\n[fib]", "[neighbours] max = '2000000': expected an integer from 1024 to 1048576");
+	assert_error("[fib]", "[neighbours]\nlimit = 2000\n[fib]", "[neighbours] unknown key 'limit'");
 	assert_error("routes = 65536", "route = 65536", "[fib] unknown key 'route'");
 	assert_error("[api]", "[api", "line 13: '[api': expected a section header");
 	assert_error("socket = /tmp/t.sock", "socket /tmp/t.sock", "line 14: 'socket /tmp/t.sock': expected 'key = value'");

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <errno.h>
 
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
@@ -19,6 +20,8 @@
 
 #include "controlplane/netlink.h"
 #include "controlplane/rib.h"
+#include "controlplane/rib_priv.h"
+#include "dataplane/dp.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/rcu.h"
@@ -70,6 +73,112 @@ static unsigned int aside(void)
 
 	rib_counts(&c);
 	return c.alternates;
+}
+
+#define NEIGH_MAX 1024
+
+static struct rte_ether_addr neigh_mac(uint32_t i)
+{
+	return (struct rte_ether_addr){ { 0x02, 0, 0, i >> 16 & 255, i >> 8 & 255, i & 255 } };
+}
+
+#define Q 0xc6130500u		/* 198.19.5.0/24: the neighbour cases' own prefix */
+
+static void add_q(struct rib_nh_spec nh)
+{
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+				     .table = RT_TABLE_MAIN };
+
+	assert_int_equal(rib_route_add(Q, 24, &a, &nh, RIB_ADD_REPLACE), 0);
+	assert_int_equal(rib_commit(), 0);
+}
+
+static void del_q(void)
+{
+	assert_int_equal(rib_route_del(Q, 24, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_commit(), 0);
+}
+
+/* The dataplane's nexthop of the route to Q: its kind and, when it forwards, its MAC's last byte. */
+static int route_nh_kind(int *mac_last)
+{
+	struct rib_route_info r;
+	const struct dp_nexthop *nh;
+
+	assert_int_equal(rib_route_get(Q, 24, &r), 0);
+	assert_int_equal(dp_fib_lookup(Q + 1), r.nh_id);
+	nh = dp_nh_get(r.nh_id);
+	assert_non_null(nh);
+	*mac_last = nh->eth.dst_addr.addr_bytes[5];
+	return nh->kind;
+}
+
+/*
+ * Neighbours by the thousand: each resolves the nexthop through it, deleting one (moving the
+ * last into its place) leaves every other findable, and the table stops at its limit.
+ */
+static void test_neighbours_resolve_their_nexthops_and_stop_at_the_limit(void **state)
+{
+	struct rte_ether_addr mac;
+	int last, i;
+
+	(void)state;
+	for (i = 1; i <= NEIGH_MAX; i++) {
+		mac = neigh_mac(i);
+		assert_int_equal(rib_neigh_set(0, 0xc6120000u + i, &mac, false), 0);
+	}
+	assert_int_equal(rib_commit(), 0);
+	mac = neigh_mac(NEIGH_MAX + 1);
+	assert_int_equal(rib_neigh_set(0, 0xc6120000u + NEIGH_MAX + 1, &mac, false), -ENOSPC);
+	/* a route via neighbour 7 forwards to its MAC */
+	add_q(via(7));
+	assert_int_equal(route_nh_kind(&last), DP_NH_FORWARD);
+	assert_int_equal(last, 7);
+	/* its MAC changes: the nexthop follows */
+	mac = neigh_mac(0x107);
+	assert_int_equal(rib_neigh_set(0, 0xc6120007u, &mac, false), 0);
+	assert_int_equal(route_nh_kind(&last), DP_NH_FORWARD);
+	assert_int_equal(last, 7);
+	assert_int_equal(dp_nh_get(dp_fib_lookup(Q + 1))->eth.dst_addr.addr_bytes[4], 1);
+	/* deleting neighbour 7 moves the last one into its place; both are as they should be */
+	assert_int_equal(rib_neigh_del(0, 0xc6120007u), 0);
+	assert_int_equal(route_nh_kind(&last), DP_NH_UNRESOLVED);
+	assert_int_equal(rib_neigh_port(0xc6120000u + NEIGH_MAX), 0);
+	assert_int_equal(rib_neigh_port(0xc6120007u), -ENOENT);
+	assert_int_equal(rib_neigh_del(0, 0xc6120007u), -ENOENT);
+	/* with room again, it comes back and resolves */
+	mac = neigh_mac(7);
+	assert_int_equal(rib_neigh_set(0, 0xc6120007u, &mac, false), 0);
+	assert_int_equal(route_nh_kind(&last), DP_NH_FORWARD);
+	del_q();
+	for (i = 1; i <= NEIGH_MAX; i++)
+		assert_int_equal(rib_neigh_del(0, 0xc6120000u + i), 0);
+	assert_int_equal(rib_commit(), 0);
+}
+
+/* A nexthop's id is reused once the FIB no longer names it: ids do not creep upwards. */
+static void test_nexthop_ids_are_reused(void **state)
+{
+	struct rib_route_info r;
+	struct rib_counts c;
+	uint32_t first;
+	unsigned int used;
+	int i;
+
+	(void)state;
+	rib_counts(&c);
+	used = c.nexthops;
+	add_q(via(10));
+	assert_int_equal(rib_route_get(Q, 24, &r), 0);
+	first = r.nh_id;
+	for (i = 11; i < 2000; i++) {
+		add_q(via(i));
+		assert_int_equal(rib_route_get(Q, 24, &r), 0);
+		assert_true(r.nh_id <= first + 1);
+	}
+	rib_counts(&c);
+	assert_int_equal(c.nexthops, used + 1);
+	del_q();
 }
 
 static void test_table_preference_comes_before_metric(void **state)
@@ -328,11 +437,14 @@ int main(void)
 		cmocka_unit_test(test_a_resync_renews_twins_and_sweeps_the_rest),
 		cmocka_unit_test(test_random_changes_follow_the_kernels_model),
 		cmocka_unit_test(test_the_kernels_flags_give_the_mode),
+		cmocka_unit_test(test_neighbours_resolve_their_nexthops_and_stop_at_the_limit),
+		cmocka_unit_test(test_nexthop_ids_are_reused),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-rib-%d", getpid());
+	dp.nb_ports = 1;	/* the neighbours' port 0 */
 	if (rte_eal_init(11, argv) < 0 || dp_rcu_init(1) < 0 || dp_nh_init() < 0 ||
-	    dp_fib_init(4096, SOCKET_ID_ANY) < 0 || rib_init(4096) < 0 ||
+	    dp_fib_init(4096, SOCKET_ID_ANY) < 0 || rib_init(4096, NEIGH_MAX) < 0 ||
 	    rib_set_tables(main_again, 1) != -EINVAL || rib_set_tables(tables, 2) < 0) {
 		fprintf(stderr, "test_rib: cannot set up EAL and the tables\n");
 		return 1;
