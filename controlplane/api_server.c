@@ -40,8 +40,6 @@
 
 extern char **environ;
 
-#define API_MAX_PENDING_TX (64u << 20)	/* one client's queued replies; past this it is closed */
-#define API_MAX_TX_ALL (128u << 20)	/* all clients' queued replies together */
 #define API_TX_BACKLOG (1u << 20)	/* past this a client's requests wait for it to read */
 #define API_JOB_EXIT_GRACE_MS 2000	/* a job that closed its output must end within this */
 #define API_JOB_OUTPUT_MAX (1u << 20)
@@ -219,7 +217,8 @@ static void client_reply(struct api_client *c, int status, uint16_t flags, const
 	ob_write(&c->tx, prompt, plen);
 	ob_write(&c->tx, text, olen);
 	tx_all += c->tx.len - before;
-	if (tx_queued(c) > API_MAX_PENDING_TX || tx_all > API_MAX_TX_ALL) {
+	/* [api] reply_queue_max for one client, reply_queue_total for all of them */
+	if (tx_queued(c) > limits.reply_queue_max || tx_all > limits.reply_queue_total) {
 		TERN_LOG(api, WARNING, "client uid %u reads no replies (%zu bytes queued, %zu for all "
 			 "clients); closing it", c->session.uid, tx_queued(c), tx_all);
 		client_close(c);

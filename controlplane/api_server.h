@@ -18,6 +18,8 @@ struct api_limits {
 	unsigned int idle_timeout_s;	/* a session with no request for this long ends; 0: never */
 	unsigned int request_timeout_s;	/* a message begun must be whole within this */
 	unsigned int reply_timeout_s;	/* queued replies must move within this */
+	size_t reply_queue_max;		/* one client's unread replies; past this it is closed */
+	size_t reply_queue_total;	/* all clients' unread replies together */
 };
 
 /* Listens on path with the given permissions (0660: root and group tern only). */

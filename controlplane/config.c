@@ -354,7 +354,8 @@ static int parse_globals(struct parse *p)
 {
 	static const char *const eal_keys[] = { "args", "main_lcore", NULL };
 	static const char *const api_keys[] = { "socket", "mode", "idle_timeout", "request_timeout",
-						"reply_timeout", NULL };
+						"reply_timeout", "reply_queue_max", "reply_queue_total",
+						NULL };
 	static const char *const store_keys[] = { "db", NULL };
 	static const char *const mp_keys[] = { "mbufs", "cache", NULL };
 	static const char *const fib_keys[] = { "routes", NULL };
@@ -416,6 +417,14 @@ static int parse_globals(struct parse *p)
 	if ((rc = get_uint(p, "api", "reply_timeout", 1, 3600, &v)) < 0)
 		return rc;
 	p->cfg->api_limits.reply_timeout_s = v;
+	v = 64u << 20;
+	if ((rc = get_uint(p, "api", "reply_queue_max", 1u << 20, 1u << 30, &v)) < 0)
+		return rc;
+	p->cfg->api_limits.reply_queue_max = v;
+	v = 128u << 20;
+	if ((rc = get_uint(p, "api", "reply_queue_total", 1u << 20, 4ul << 30, &v)) < 0)
+		return rc;
+	p->cfg->api_limits.reply_queue_total = v;
 	v = 32768;
 	if ((rc = get_uint(p, "mempool", "mbufs", 1024, 16u << 20, &v)) < 0)
 		return rc;
