@@ -17,9 +17,15 @@ disarmed() { ! armed; }
 
 check "show trace before any trace says how to start one" \
 	grep -q "No trace yet" <<<"$(tern_cli -c "show trace")"
+# h1 sends nothing but the pings: no IPv6 (neighbour and router discovery), and the
+# router's MAC fixed (no ARP refresh)
+ip netns exec "$H1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1 \
+	"net.ipv6.conf.$W0.disable_ipv6=1"
+ip -n "$H1" neigh replace 198.18.0.1 lladdr "$(port_mac dp0)" dev "$W0" nud permanent
 check "trace dp0 count 3 is accepted" tern_cli -c "trace dp0 count 3"
 ip netns exec "$H1" ping -c 3 -i 0.2 -W 2 198.18.1.2 >/dev/null
-wait_for "three echo requests are traced as forwarded to dp1" [ "$(traced "forwarded to dp1")" -ge 1 ]
+wait_for "three packets are traced" [ "$(trace_json | json_field 'len(j["packets"])')" = 3 ]
+check "all three are the echo requests, forwarded to dp1" [ "$(traced "forwarded to dp1")" = 3 ]
 json=$(trace_json)
 check "each forwarded packet went rx -> eth_input -> ip4_input -> ip4_lookup -> ip4_forward -> ip4_rewrite -> port_tx" \
 	json_true 'all(p["path"][1:] == ["eth_input","ip4_input","ip4_lookup","ip4_forward","ip4_rewrite","port_tx-1"] and p["path"][0].startswith("port_rx") for p in j["packets"] if p["fate"].startswith("forwarded"))' <<<"$json"

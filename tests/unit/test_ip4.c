@@ -176,8 +176,33 @@ static void test_ecmp_pick_spreads_flows_evenly(void **state)
 		assert_true(counts[i] > 9000);
 		assert_true(counts[i] < 11000);
 	}
-	/* the same flow always takes the same member */
-	assert_int_equal(ecmp_pick(ecmp_flow_hash(&pkt.ip), 4), ecmp_pick(ecmp_flow_hash(&pkt.ip), 4));
+}
+
+/* A flow's member depends on its 5-tuple alone: what a router rewrites on the way (TTL,
+ * checksum) or a sender varies per packet (the IP id) never moves it; a port does. */
+static void test_ecmp_hash_is_the_flows_alone(void **state)
+{
+	struct {
+		struct rte_ipv4_hdr ip;
+		uint16_t ports[2];
+	} pkt, copy;
+	unsigned int i, moved = 0;
+
+	(void)state;
+	for (i = 0; i < 1000; i++) {
+		make_hdr(&pkt.ip, 0xc6120000 + i, 0xc6130000 + i * 7, 64);
+		pkt.ip.next_proto_id = IPPROTO_TCP;
+		pkt.ports[0] = rte_cpu_to_be_16(1024 + i);
+		pkt.ports[1] = rte_cpu_to_be_16(443);
+		copy = pkt;
+		copy.ip.time_to_live = 3;
+		copy.ip.packet_id = rte_cpu_to_be_16(i * 31);
+		copy.ip.hdr_checksum ^= 0x5a5a;
+		assert_int_equal(ecmp_flow_hash(&copy.ip), ecmp_flow_hash(&pkt.ip));
+		copy.ports[0] = rte_cpu_to_be_16(1024 + i + 1);
+		moved += ecmp_flow_hash(&copy.ip) != ecmp_flow_hash(&pkt.ip);
+	}
+	assert_true(moved > 990);	/* another source port is another flow */
 }
 
 /* A TCP/UDP datagram too short for its ports is hashed without them: what follows it in the
@@ -217,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_ip4_cksum20_matches_raw),
 		cmocka_unit_test(test_ip4_mcast_or_bcast),
 		cmocka_unit_test(test_ecmp_pick_spreads_flows_evenly),
+		cmocka_unit_test(test_ecmp_hash_is_the_flows_alone),
 		cmocka_unit_test(test_ecmp_hash_reads_no_ports_past_the_datagram),
 	};
 	return cmocka_run_group_tests_name("ip4", tests, NULL, NULL);
