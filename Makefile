@@ -12,7 +12,12 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(DEPS_PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(DEPS_PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
 
-CFLAGS_BASE := -std=gnu11 -O3 -g -Wall -Wextra -Werror -Wno-unused-parameter \
+# -fno-strict-aliasing: packet code reads and writes headers through casts of byte
+# buffers (as the kernel does, and builds with the same flag). With strict aliasing, -O3
+# moved a test's header stores past the checksum computed over them (test_fastpath's
+# frames). Its cost is within run-to-run noise: bench/pipeline.sh, ROUNDS=3, 26.5 and
+# 26.1 cycles/packet with 1k routes, 36.0 and 38.0 with 1M (without the flag, with it).
+CFLAGS_BASE := -std=gnu11 -O3 -g -Wall -Wextra -Werror -Wno-unused-parameter -fno-strict-aliasing \
 	-DALLOW_EXPERIMENTAL_API -D_GNU_SOURCE -I. $(PKG_CFLAGS) -march=$(MARCH)
 EXTRA_CFLAGS  ?=
 EXTRA_LDFLAGS ?=

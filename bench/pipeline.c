@@ -30,6 +30,7 @@
 static struct {
 	uint8_t frame[INJECT_MAX][256];
 	uint16_t len[INJECT_MAX];
+	struct pipeline_shape shape[INJECT_MAX];	/* fuzzing: segments and offload flags */
 	unsigned int n;
 	bool pending;			/* fuzzing: inject once (graph 0), then nothing */
 	bool repeat;			/* benchmarking: a burst every walk, in every graph */
@@ -60,6 +61,24 @@ static void stream_fill(struct rte_mbuf *m, unsigned int w)
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 }
 
+/* Frame i as the driver would hand it over: in one segment or two, with its offload flags. */
+static void inject_fill(struct rte_mbuf *m, unsigned int i)
+{
+	const struct pipeline_shape *sh = &inj.shape[i];
+	uint16_t first = sh->first_seg && sh->first_seg < inj.len[i] ? sh->first_seg : inj.len[i];
+	struct rte_mbuf *tail;
+
+	rte_memcpy(rte_pktmbuf_mtod(m, void *), inj.frame[i], first);
+	m->data_len = m->pkt_len = first;
+	m->ol_flags = sh->ol_flags;
+	if (first == inj.len[i] || (tail = rte_pktmbuf_alloc(inj.pool)) == NULL)
+		return;
+	rte_memcpy(rte_pktmbuf_mtod(tail, void *), inj.frame[i] + first, inj.len[i] - first);
+	tail->data_len = tail->pkt_len = inj.len[i] - first;
+	if (rte_pktmbuf_chain(m, tail) < 0)
+		rte_pktmbuf_free(tail);
+}
+
 static uint16_t inject_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 			       uint16_t nb)
 {
@@ -79,8 +98,7 @@ static uint16_t inject_process(struct rte_graph *graph, struct rte_node *node, v
 		if (inj.repeat) {
 			stream_fill(m[i], w);
 		} else {
-			rte_memcpy(rte_pktmbuf_mtod(m[i], void *), inj.frame[i], inj.len[i]);
-			m[i]->data_len = m[i]->pkt_len = inj.len[i];
+			inject_fill(m[i], i);
 		}
 		m[i]->port = dp.ports[0].port_id;
 	}
@@ -106,7 +124,8 @@ struct rte_ether_addr dp_port0_mac(void)
 	return dp.ports[0].mac;
 }
 
-void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n)
+void pipeline_inject_shaped(const uint8_t *const *frames, const uint16_t *lens,
+			    const struct pipeline_shape *shapes, unsigned int n)
 {
 	unsigned int i;
 
@@ -114,8 +133,14 @@ void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigne
 	for (i = 0; i < inj.n; i++) {
 		inj.len[i] = lens[i] > sizeof(inj.frame[0]) ? sizeof(inj.frame[0]) : lens[i];
 		memcpy(inj.frame[i], frames[i], inj.len[i]);
+		inj.shape[i] = shapes ? shapes[i] : (struct pipeline_shape){ 0 };
 	}
 	inj.pending = true;
+}
+
+void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n)
+{
+	pipeline_inject_shaped(frames, lens, NULL, n);
 }
 
 /*
@@ -134,10 +159,17 @@ static inline uint16_t sink(uint16_t port, struct rte_mbuf **pkts, uint16_t nb)
 	for (i = 0; unlikely(capture != NULL) && i < nb && *capture_n < capture_cap; i++) {
 		struct pipeline_frame *f = &capture[(*capture_n)++];
 
+		uint16_t n;
+		const void *at;
+
 		f->port = port;
 		f->len = rte_pktmbuf_pkt_len(pkts[i]);
-		rte_memcpy(f->data, rte_pktmbuf_mtod(pkts[i], void *),
-			   RTE_MIN(f->len, (uint16_t)sizeof(f->data)));
+		n = RTE_MIN(f->len, (uint16_t)sizeof(f->data));
+		/* the bytes the frame holds, across its segments (a chained frame's first
+		 * segment ends before its data does) */
+		at = rte_pktmbuf_read(pkts[i], 0, n, f->data);
+		if (at != NULL && at != f->data)
+			rte_memcpy(f->data, at, n);
 	}
 	rte_pktmbuf_free_bulk(pkts, nb);
 	return nb;

@@ -56,6 +56,15 @@ double pipeline_load_routes(const uint32_t *prefixes, const uint8_t *lens, unsig
 			    double *level_s);
 /* Frames the injector will produce next walk: a copy of each of n frames. */
 void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n);
+/* How a driver hands a frame over: split after first_seg bytes into two chained segments
+ * (0: one segment), with these receive offload flags (RTE_MBUF_F_RX_*). */
+struct pipeline_shape {
+	uint16_t first_seg;
+	uint64_t ol_flags;
+};
+/* The same, each frame shaped (shapes NULL: one segment, no flags). */
+void pipeline_inject_shaped(const uint8_t *const *frames, const uint16_t *lens,
+			    const struct pipeline_shape *shapes, unsigned int n);
 /* The MAC of port 0, where the injector's frames arrive. */
 struct rte_ether_addr dp_port0_mac(void);
 /* Runs worker 0's graph once; returns how many packets the injector fed. */

@@ -2,32 +2,46 @@
 #ifndef TERN_ECMP_H
 #define TERN_ECMP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include <rte_hash_crc.h>
 #include <rte_ip.h>
+#include <rte_mbuf.h>
 
 #include "dataplane/nexthop.h"
 
-/* Hash of (source, destination, protocol, and ports for TCP/UDP/SCTP of unfragmented packets
- * whose datagram holds them: the bytes after a shorter one are not its own). */
-static inline uint32_t ecmp_flow_hash(const struct rte_ipv4_hdr *ip)
+/* Whether the flow has ports: TCP, UDP or SCTP, unfragmented, and a datagram that holds
+ * them (the bytes after a shorter one are not its own). */
+static inline bool ecmp_has_ports(const struct rte_ipv4_hdr *ip)
+{
+	return (ip->next_proto_id == IPPROTO_TCP || ip->next_proto_id == IPPROTO_UDP ||
+		ip->next_proto_id == IPPROTO_SCTP) &&
+	       (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) == 0 &&
+	       rte_be_to_cpu_16(ip->total_length) >= rte_ipv4_hdr_len(ip) + 4;
+}
+
+/* Hash of (source, destination, protocol, and the 4 bytes of ports when given). */
+static inline uint32_t ecmp_hash(const struct rte_ipv4_hdr *ip, const void *ports)
 {
 	uint32_t h = rte_hash_crc_4byte(ip->src_addr, 0x7465726e);
 
 	h = rte_hash_crc_4byte(ip->dst_addr, h);
 	h = rte_hash_crc_4byte(ip->next_proto_id, h);
-	if ((ip->next_proto_id == IPPROTO_TCP || ip->next_proto_id == IPPROTO_UDP ||
-	     ip->next_proto_id == IPPROTO_SCTP) &&
-	    (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_OFFSET_MASK | RTE_IPV4_HDR_MF_FLAG)) == 0 &&
-	    rte_be_to_cpu_16(ip->total_length) >= rte_ipv4_hdr_len(ip) + 4) {
-		uint32_t ports;	/* the IP header is only 2-byte aligned in the frame */
+	if (ports != NULL) {
+		uint32_t p;	/* the IP header is only 2-byte aligned in the frame */
 
-		memcpy(&ports, (const uint8_t *)ip + rte_ipv4_hdr_len(ip), sizeof(ports));
-		h = rte_hash_crc_4byte(ports, h);
+		memcpy(&p, ports, sizeof(p));
+		h = rte_hash_crc_4byte(p, h);
 	}
 	return h;
+}
+
+/* The flow hash of a header whose datagram follows it in the same buffer. */
+static inline uint32_t ecmp_flow_hash(const struct rte_ipv4_hdr *ip)
+{
+	return ecmp_hash(ip, ecmp_has_ports(ip) ? (const uint8_t *)ip + rte_ipv4_hdr_len(ip) : NULL);
 }
 
 static inline unsigned int ecmp_pick(uint32_t hash, unsigned int nb_members)
@@ -36,11 +50,22 @@ static inline unsigned int ecmp_pick(uint32_t hash, unsigned int nb_members)
 	return (unsigned int)(((uint64_t)hash * nb_members) >> 32);
 }
 
-/* The member of group g that the flow of ip takes. */
+/*
+ * The member of group g that the flow of m takes (ip: its IPv4 header, in m's first
+ * segment). The ports are read wherever they are: a frame whose first segment ends at its
+ * IPv4 header hashes as the same frame in one segment does.
+ */
 static inline const struct dp_nexthop *ecmp_member(const struct dp_nexthop *g,
+						   const struct rte_mbuf *m,
 						   const struct rte_ipv4_hdr *ip)
 {
-	return dp_nh_get(g->members[ecmp_pick(ecmp_flow_hash(ip), g->nb_members)]);
+	const void *ports = NULL;
+	uint32_t buf;
+
+	if (ecmp_has_ports(ip))
+		ports = rte_pktmbuf_read(m, (const uint8_t *)ip - rte_pktmbuf_mtod(m, const uint8_t *) +
+					 rte_ipv4_hdr_len(ip), sizeof(buf), &buf);
+	return dp_nh_get(g->members[ecmp_pick(ecmp_hash(ip, ports), g->nb_members)]);
 }
 
 #endif

@@ -84,7 +84,7 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
 	if (unlikely(nh->kind != DP_NH_FORWARD)) {
 		if (nh->kind != DP_NH_GROUP)
 			return IP4_FAST_NEXT_SLOW;
-		nh = ecmp_member(nh, ip);
+		nh = ecmp_member(nh, m, ip);
 		if (nh->kind != DP_NH_FORWARD)
 			return IP4_FAST_NEXT_SLOW;
 	}

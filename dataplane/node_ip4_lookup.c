@@ -1,4 +1,5 @@
-/* ip4_lookup: one bulk FIB lookup per vector; the nexthop's kind decides each packet's fate. */
+/* ip4_lookup: one bulk FIB lookup per vector; the nexthop's kind decides each packet's fate
+ * (and a link-layer broadcast or multicast reaches only the router). */
 #include <rte_fib.h>
 
 #include "dataplane/ecmp.h"
@@ -14,6 +15,7 @@ enum ip4_lookup_next {
 	IP4_LOOKUP_NEXT_DROP_BLACKHOLE,
 	IP4_LOOKUP_NEXT_ICMP_HOST_UNREACHABLE,
 	IP4_LOOKUP_NEXT_ICMP_ADMIN_PROHIBITED,
+	IP4_LOOKUP_NEXT_DROP_L2_MCAST,
 	IP4_LOOKUP_NEXT_MAX,
 };
 
@@ -52,10 +54,17 @@ static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *nod
 		const struct dp_nexthop *nh = dp_nh_get(nh_id[i]);
 
 		if (unlikely(nh->kind == DP_NH_GROUP))
-			nh = ecmp_member(nh, rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
-								   m->l2_len));
+			nh = ecmp_member(nh, m, rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+									m->l2_len));
 		*dp_pkt_nh(m) = nh;
 		nexts[i] = kind_edge[nh->kind];
+		/* RFC 1812 5.3.4: what came as a link-layer broadcast or multicast is never
+		 * forwarded, and (4.3.2.7) earns no ICMP error; only the router takes it.
+		 * ip4_fast takes only frames for the port's own MAC. */
+		if (unlikely(rte_is_multicast_ether_addr(
+				&rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->dst_addr)) &&
+		    nh->kind != DP_NH_LOCAL)
+			nexts[i] = IP4_LOOKUP_NEXT_DROP_L2_MCAST;
 		odd |= nexts[i] ^ IP4_LOOKUP_NEXT_FORWARD;
 	}
 	if (DP_TRACE_ACTIVE(graph))
@@ -77,6 +86,7 @@ static struct rte_node_register ip4_lookup_node = {
 		[IP4_LOOKUP_NEXT_DROP_BLACKHOLE] = "drop_blackhole",
 		[IP4_LOOKUP_NEXT_ICMP_HOST_UNREACHABLE] = "icmp_host_unreachable",
 		[IP4_LOOKUP_NEXT_ICMP_ADMIN_PROHIBITED] = "icmp_admin_prohibited",
+		[IP4_LOOKUP_NEXT_DROP_L2_MCAST] = "drop_l2_mcast",
 	},
 };
 RTE_NODE_REGISTER(ip4_lookup_node);

@@ -8,7 +8,11 @@
  * both must send and punt the same bytes and count the same sink nodes. It
  * goes in a vector as its first frame and again as its tenth, after eight
  * plain forwarded ones: ip4_fast checks a vector's first eight headers in a
- * pass of their own and the rest as it forwards them.
+ * pass of their own and the rest as it forwards them. Each input also picks (from a hash
+ * of its bytes, so that every mutation may change it) how a driver hands the frame over:
+ * in one segment or two (split inside the Ethernet header, inside the IPv4 header, right
+ * after it, or halfway), and with the IP checksum flag a driver sets (none, unknown, good,
+ * bad) and an L4 one.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -106,8 +110,10 @@ static uint64_t sinks(uint64_t h, uint64_t *objs, unsigned int cap)
 }
 
 /* One walk with the frame, traced or not: a digest of everything it did. */
-static uint64_t walk(const uint8_t *data, uint16_t len, bool traced)
+static uint64_t walk(const uint8_t *data, uint16_t len, const struct pipeline_shape *shape,
+		     bool traced)
 {
+	struct pipeline_shape shapes[NB_PLAIN + 2] = { [0] = *shape, [NB_PLAIN + 1] = *shape };
 	static struct pipeline_frame sent[32];
 	const uint8_t *frames[NB_PLAIN + 2];
 	uint16_t lens[NB_PLAIN + 2];
@@ -125,7 +131,7 @@ static uint64_t walk(const uint8_t *data, uint16_t len, bool traced)
 	if (traced && dp_trace_arm(DP_TRACE_ANY_PORT, 1) < 0)
 		__builtin_trap();
 	pipeline_capture(sent, RTE_DIM(sent), &nb_sent);
-	pipeline_inject(frames, lens, RTE_DIM(frames));
+	pipeline_inject_shaped(frames, lens, shapes, RTE_DIM(frames));
 	pipeline_walk(&p);
 	pipeline_capture(NULL, 0, NULL);
 	if (traced) {
@@ -137,7 +143,13 @@ static uint64_t walk(const uint8_t *data, uint16_t len, bool traced)
 	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0) {
 		struct rte_mbuf *mb = m;
 
-		h = fnv(h, rte_pktmbuf_mtod(mb, void *), rte_pktmbuf_data_len(mb));
+		uint8_t bytes[512];
+		const void *at = rte_pktmbuf_read(mb, 0, RTE_MIN(rte_pktmbuf_pkt_len(mb), sizeof(bytes)),
+						  bytes);
+
+		h = fnv(h, &mb->pkt_len, sizeof(mb->pkt_len));
+		if (at != NULL)
+			h = fnv(h, at, RTE_MIN(rte_pktmbuf_pkt_len(mb), sizeof(bytes)));
 		rte_pktmbuf_free(mb);
 	}
 	if (nb_sent == RTE_DIM(sent))
@@ -165,7 +177,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 		memcpy(frame, &own, 6);
 	}
-	if (walk(frame, len, false) != walk(frame, len, true))
+	uint64_t h = fnv(0xcbf29ce484222325ull, data, size);
+	static const uint16_t splits[] = { 0, 0, 0, 0, 7, 14, 24, 34, 42 };
+	static const uint64_t ip_flags[] = { 0, RTE_MBUF_F_RX_IP_CKSUM_UNKNOWN,
+					     RTE_MBUF_F_RX_IP_CKSUM_GOOD, RTE_MBUF_F_RX_IP_CKSUM_BAD,
+					     RTE_MBUF_F_RX_IP_CKSUM_NONE };
+	static const uint64_t l4_flags[] = { 0, RTE_MBUF_F_RX_L4_CKSUM_GOOD, RTE_MBUF_F_RX_L4_CKSUM_BAD };
+	struct pipeline_shape shape = {
+		.first_seg = (h & 15) < RTE_DIM(splits) ? splits[h & 15] : len / 2,
+		.ol_flags = ip_flags[(h >> 4) % RTE_DIM(ip_flags)] | l4_flags[(h >> 8) % RTE_DIM(l4_flags)],
+	};
+
+	if (walk(frame, len, &shape, false) != walk(frame, len, &shape, true))
 		__builtin_trap();	/* the fast path did something the long path would not */
 	return 0;
 }

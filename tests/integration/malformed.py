@@ -30,8 +30,11 @@ def ip(src="198.18.0.2", dst="198.18.1.2", ttl=64, proto=17, payload=b"\0" * 8 +
     return h[:10] + struct.pack("!H", c) + h[12:] + payload
 
 
-def eth(payload, etype=0x0800):
-    return dst_mac + src_mac + struct.pack("!H", etype) + payload
+def eth(payload, etype=0x0800, dst=None):
+    return (dst or dst_mac) + src_mac + struct.pack("!H", etype) + payload
+
+
+BROADCAST, MULTICAST = b"\xff" * 6, bytes.fromhex("01005e000001")
 
 
 cases = [
@@ -54,6 +57,12 @@ cases = [
     ("dst_broadcast", "punt_mcast", eth(ip(dst="255.255.255.255"))),
     ("ip_options", "punt_ip_options", eth(ip(ihl=6, opts=b"\x01\x01\x01\x00"))),
     ("later_fragment_ttl_1", "drop_icmp_suppressed", eth(ip(ttl=1, frag=0x0010))),
+    # RFC 1812 5.3.4: a link-layer broadcast or multicast is not forwarded, nor answered
+    # with an ICMP error (4.3.2.7)
+    ("l2_broadcast_unicast_ip", "drop_l2_mcast", eth(ip(), dst=BROADCAST)),
+    ("l2_multicast_unicast_ip", "drop_l2_mcast", eth(ip(), dst=MULTICAST)),
+    ("l2_broadcast_ttl_1", "drop_l2_mcast", eth(ip(ttl=1), dst=BROADCAST)),
+    ("l2_broadcast_no_route", "drop_l2_mcast", eth(ip(dst="203.0.113.9"), dst=BROADCAST)),
 ]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((iface, 0))
