@@ -156,6 +156,14 @@ start_dut() {	# NAME: started, then held stopped
 	printf '%-8s ready in %s s\n' "$1" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')"
 }
 
+# The generator's memif ports are zero-copy clients, as the benchmark's definition asks (see
+# below); their regions are its hugepage files, which cannot be sealed against shrinking, so
+# the ternds map them on trust ([memif] peer_memory = any): the generator is ours.
+ZC=
+if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
+	case $BENCH_MEM in *single-file-segments*) ZC=,zero-copy=yes ;; *) echo "bench: zero-copy needs hugepages; copying" ;; esac
+fi
+[ -n "$ZC" ] && export TERND_MEMIF_PEER_MEMORY=any
 for dut in "${DUTS[@]}"; do
 	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, l3fwd, testpmd)"; exit 1; }
 	start_dut "$dut"
@@ -168,10 +176,6 @@ done
 # routers the wrong file (one start in three failed, and a router died of SIGBUS) until
 # tern-bench kept them open (dataplane/memseg_fd_guard.c). A router may still fault as a
 # peer leaves, so up to 3 attempts, each with every router alive.
-ZC=
-if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
-	case $BENCH_MEM in *single-file-segments*) ZC=,zero-copy=yes ;; *) echo "bench: zero-copy needs hugepages; copying" ;; esac
-fi
 for attempt in 1 2 3; do
 	for dut in "${DUTS[@]}"; do
 		alive "${dpid[$dut]}" && continue

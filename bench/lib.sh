@@ -147,6 +147,8 @@ ternd_conf() {	# EAL_MEM RX ROUTES
 		echo "socket = $DIR/ternd.sock"
 		echo "[store]"
 		echo "db = $DIR/tern.db"
+		# a zero-copy generator offers its hugepage files, which cannot be sealed
+		if [ -n "${TERND_MEMIF_PEER_MEMORY:-}" ]; then printf '[memif]\npeer_memory = %s\n' "$TERND_MEMIF_PEER_MEMORY"; fi
 		if [ -n "${TERND_CONF_EXTRA:-}" ]; then echo "$TERND_CONF_EXTRA"; fi
 	} > "$DIR/ternd.conf"
 }

@@ -365,6 +365,7 @@ static int parse_globals(struct parse *p)
 	static const char *const exc_keys[] = { "idle_sleep_max_ms", NULL };
 	static const char *const capture_keys[] = { "dir", NULL };
 	static const char *const neigh_keys[] = { "max", NULL };
+	static const char *const memif_keys[] = { "peer_memory", NULL };
 	unsigned long v;
 	const char *s;
 	int rc;
@@ -377,7 +378,8 @@ static int parse_globals(struct parse *p)
 	    (rc = check_keys(p, "metrics", metrics_keys)) < 0 ||
 	    (rc = check_keys(p, "exception", exc_keys)) < 0 ||
 	    (rc = check_keys(p, "capture", capture_keys)) < 0 ||
-	    (rc = check_keys(p, "neighbours", neigh_keys)) < 0)
+	    (rc = check_keys(p, "neighbours", neigh_keys)) < 0 ||
+	    (rc = check_keys(p, "memif", memif_keys)) < 0)
 		return rc;
 	if ((rc = parse_metrics(p)) < 0)
 		return rc;
@@ -456,6 +458,13 @@ static int parse_globals(struct parse *p)
 	p->cfg->exception_idle_ms = v;
 	if ((rc = parse_tables(p)) < 0)
 		return rc;
+	s = rte_cfgfile_get_entry(p->file, "memif", "peer_memory");
+	if (s != NULL) {
+		if (strcmp(s, "any") == 0)
+			p->cfg->memif_accept_unsealed = true;
+		else if (strcmp(s, "sealed") != 0)
+			return config_fail(p, "[memif] peer_memory = '%s': expected sealed or any", s);
+	}
 	s = rte_cfgfile_get_entry(p->file, "log", "syslog");
 	if (s != NULL) {
 		if (strcmp(s, "yes") == 0)
@@ -508,10 +517,10 @@ static int parse_sections(struct parse *p)
 		if (strncmp(s, "worker ", 7) == 0)
 			continue;
 		if (strcmp(s, "eal") && strcmp(s, "api") && strcmp(s, "store") &&
-		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "neighbours") &&
+		    strcmp(s, "mempool") && strcmp(s, "fib") && strcmp(s, "neighbours") && strcmp(s, "memif") &&
 		    strcmp(s, "log") && strcmp(s, "netlink") && strcmp(s, "metrics") &&
 		    strcmp(s, "exception") && strcmp(s, "capture"))
-			rc = config_fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, neighbours, netlink, exception, api, store, log, metrics or capture",
+			rc = config_fail(p, "[%s]: unknown section; expected eal, port NAME, worker N, mempool, fib, neighbours, memif, netlink, exception, api, store, log, metrics or capture",
 				  s);
 	}
 	for (i = 0; i < n && rc == 0; i++) {

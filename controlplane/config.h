@@ -57,6 +57,7 @@ struct tern_config {
 	unsigned int mbuf_cache;
 	unsigned int fib_routes;	/* FIB capacity */
 	unsigned int max_neighbours;	/* [neighbours] max: the RIB's neighbour table */
+	bool memif_accept_unsealed;	/* [memif] peer_memory = any */
 	unsigned int netlink_rcvbuf;	/* bytes */
 	unsigned int netlink_batch_us;	/* least time between two batches of kernel changes */
 	unsigned int exception_idle_ms;	/* an idle exception service's longest sleep between polls */

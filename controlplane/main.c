@@ -24,6 +24,7 @@
 #include "controlplane/eal_args.h"
 #include "controlplane/event_loop.h"
 #include "controlplane/log.h"
+#include "controlplane/memif_peer_guard.h"
 #include "controlplane/metrics.h"
 #include "controlplane/netlink.h"
 #include "controlplane/rates.h"
@@ -148,6 +149,9 @@ static int dataplane_start(char *err, size_t errlen)
 		return rc;
 	}
 	rib_set_tables(cfg.tables, cfg.nb_tables);	/* checked by the configuration's parser */
+	memif_peer_guard_accept_unsealed(cfg.memif_accept_unsealed);
+	if (cfg.memif_accept_unsealed)
+		TERN_LOG(main, NOTICE, "[memif] peer_memory = any: memif peers' regions are mapped from files that may shrink; trust them not to");
 	dp_pools_create(cfg.mbufs, cfg.mbuf_cache, max_mtu());
 	for (i = 0; i < cfg.nb_ports; i++) {
 		const struct tern_port_config *pc = &cfg.ports[i];

@@ -33,6 +33,9 @@
  * cannot be sealed, so ternd takes no zero-copy client as a memif server; ternd as a
  * zero-copy client is unaffected (its peer maps ternd's memory, not the other way).
  * Refusals are counted (memif_peer_regions_refused, tern_memif_regions_refused_total).
+ * `[memif] peer_memory = any` maps unsealed files too (still no region past its file's end):
+ * for peers trusted not to cut them, such as a traffic generator whose zero-copy ports
+ * offer its hugepages (make bench).
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -52,6 +55,7 @@ typedef int (*munmap_fn)(void *, size_t);
 typedef void *(*mmap_fn)(void *, size_t, int, int, int, off_t);
 
 static uint64_t refused[MEMIF_REGION_REFUSALS];
+static bool accept_unsealed;	/* [memif] peer_memory = any */
 
 static munmap_fn next_munmap;
 static mmap_fn next_mmap;
@@ -109,6 +113,8 @@ void *memif_pmd_mmap(void *addr, size_t len, int prot, int flags, int fd, off_t 
 		TERN_LOG_RATELIMITED(main, ERR,
 				     "a memif peer announced a region of %zu bytes over a smaller file; connection refused",
 				     len);
+	} else if (rc == -EPERM && accept_unsealed) {
+		rc = 0;
 	} else if (rc == -EPERM) {
 		__atomic_fetch_add(&refused[MEMIF_REGION_UNSEALED], 1, __ATOMIC_RELAXED);
 		TERN_LOG_RATELIMITED(main, ERR,
@@ -142,6 +148,11 @@ int memif_peer_region_check(int fd, size_t len, off_t off)
 	if (seals < 0 || !(seals & F_SEAL_SHRINK))
 		return -EPERM;
 	return 0;
+}
+
+void memif_peer_guard_accept_unsealed(bool yes)
+{
+	accept_unsealed = yes;
 }
 
 uint64_t memif_peer_regions_refused(enum memif_region_refusal why)

@@ -18,6 +18,9 @@ enum memif_region_refusal {
  * mmap judges itself); -ENOSPC if the file is shorter, -EPERM if it is not sealed. */
 int memif_peer_region_check(int fd, size_t len, off_t off);
 
+/* Whether regions in files not sealed against shrinking are mapped ([memif] peer_memory). */
+void memif_peer_guard_accept_unsealed(bool yes);
+
 /* Regions refused so far, for each reason. */
 uint64_t memif_peer_regions_refused(enum memif_region_refusal why);
 

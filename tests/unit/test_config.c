@@ -107,6 +107,9 @@ static void test_config_good_file_loads(void **state)
 	assert_int_equal(cfg.netlink_batch_us, 0);
 	assert_int_equal(load_with("[netlink]", "[neighbours]\nmax = 1048576\n[netlink]"), 0);
 	assert_int_equal(cfg.max_neighbours, 1048576);
+	assert_false(cfg.memif_accept_unsealed);
+	assert_int_equal(load_with("[netlink]", "[memif]\npeer_memory = any\n[netlink]"), 0);
+	assert_true(cfg.memif_accept_unsealed);
 }
 
 static void test_config_errors_name_section_key_and_expectation(void **state)
@@ -132,6 +135,7 @@ static void test_config_errors_name_section_key_and_expectation(void **state)
 	assert_error("[fib]", "[fibs]", "[fibs]: unknown section");
 	assert_error("[fib]", "[neighbours]\nmax = 2000000\n[fib]", "[neighbours] max = '2000000': expected an integer from 1024 to 1048576");
 	assert_error("[fib]", "[neighbours]\nlimit = 2000\n[fib]", "[neighbours] unknown key 'limit'");
+	assert_error("[fib]", "[memif]\npeer_memory = trusted\n[fib]", "[memif] peer_memory = 'trusted': expected sealed or any");
 	assert_error("routes = 65536", "route = 65536", "[fib] unknown key 'route'");
 	assert_error("[api]", "[api", "line 13: '[api': expected a section header");
 	assert_error("socket = /tmp/t.sock", "socket /tmp/t.sock", "line 14: 'socket /tmp/t.sock': expected 'key = value'");

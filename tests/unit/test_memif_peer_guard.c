@@ -115,6 +115,24 @@ static void test_refusals_are_counted(void **state)
 	close(open_fd);
 }
 
+/* [memif] peer_memory = any: a trusted peer's unsealed file is mapped; one too short never is. */
+static void test_trusted_peers_may_send_unsealed_files(void **state)
+{
+	int open_fd = memfd_create("region", 0);
+	void *p;
+
+	(void)state;
+	assert_int_equal(ftruncate(open_fd, 4096), 0);
+	memif_peer_guard_accept_unsealed(true);
+	p = memif_pmd_mmap(NULL, 4096, PROT_READ, MAP_SHARED, open_fd, 0);
+	assert_true(p != MAP_FAILED);
+	assert_int_equal(munmap(p, 4096), 0);
+	assert_true(memif_pmd_mmap(NULL, 8192, PROT_READ, MAP_SHARED, open_fd, 0) == MAP_FAILED);
+	memif_peer_guard_accept_unsealed(false);
+	assert_true(memif_pmd_mmap(NULL, 4096, PROT_READ, MAP_SHARED, open_fd, 0) == MAP_FAILED);
+	close(open_fd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -123,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_file_that_may_shrink_is_refused),
 		cmocka_unit_test(test_not_a_file_is_left_to_mmap),
 		cmocka_unit_test(test_refusals_are_counted),
+		cmocka_unit_test(test_trusted_peers_may_send_unsealed_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
