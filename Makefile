@@ -52,7 +52,7 @@ PROGRAMS := $(BUILD)/ternd $(BUILD)/tern $(BUILD)/tern-bench
 # mempool drivers and every ethdev driver Debian ships (a NIC must work without a plugin
 # directory); the C library and the drivers' own dependencies shared. A PMD's mempool and
 # lcore accesses then cost no __tls_get_addr and no PLT call: 1.02-1.07x the rate of ternd
-# in make bench's harness (BENCHMARKS.md, session 17). Not the default: DPDK's multi-process
+# in make bench's harness (bench/ab.sh, both ways round). Not the default: DPDK's multi-process
 # tools (dpdk-dumpcap, so `tern capture`, and dpdk-proc-info), built on the shared libraries,
 # cannot attach to it (ARCHITECTURE.md, Decisions). The memif PMD's archive is copied with
 # its mmap and munmap calls renamed to controlplane/memif_peer_guard.c's entries, which a

@@ -4,7 +4,7 @@
 # bench.sh's second ternd, tern-b, runs in a namespace of its own, starts second and gets
 # other hugepages; that slot came out ahead of the first by 0.8 to 2.6 % in rate and 2.6
 # to 4.4 % in busy-walk cycles in three runs where only the pool size differed, whichever
-# pool it had (BENCHMARKS.md, session 15). So the variant runs once as tern-b against the
+# pool it had (bench/ab.sh runs with TERN_B_CONF_EXTRA changing only [mempool] mbufs). So the variant runs once as tern-b against the
 # base as tern, then as tern against the base as tern-b; the slot's bias cancels in the
 # geometric mean of the two ratios, and half their quotient estimates it.
 #
@@ -47,6 +47,6 @@ try:
     print(f"variant / base, cycles a packet in busy walks: {c1:.3f} as tern-b, {c2:.3f} as tern; "
           f"both ways {math.sqrt(c1 * c2):.3f}")
 except (KeyError, ZeroDivisionError):
-    print("(no worker load from one of them: a ternd from before session 15?)")
+    print("(no worker load from one of them: a ternd without show workers --json load?)")
 PY
 rm -rf "$OUT_TOP"

@@ -71,8 +71,8 @@ NB_ROUTES=$(($(wc -l < "$ROUTES") + 1))
 echo "R2001:200::/48 0" > "$TOP/l3fwd/l3fwd-v6.cfg"
 
 declare -A dpid
-# rx queues the generator polls on each contender: one (TERN_B_QUEUES for a tern-b from before
-# session 14, which sent what its kernel emits on a second queue: 2)
+# rx queues the generator polls on each contender: one (TERN_B_QUEUES=2 for an older tern-b
+# that sends what its kernel emits on a second queue)
 declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [l3fwd]=1 [testpmd]=1)
 
 start_ternd() {	# NAME NAMESPACE: a ternd with the table, its pid in dpid[NAME]

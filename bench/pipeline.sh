@@ -2,7 +2,7 @@
 # make bench, the forwarding pipeline without I/O: cycles per packet in ternd's forwarding
 # nodes and the FIB's insert, withdraw and staged-load times, with 1k and 1M BGP-shaped routes,
 # on 2 MiB pages as ternd runs (4 KiB pages when none can be had, said so). One worker pinned
-# to CPU 1; ROUNDS runs per table, alternating, medians; the goals of issue 3 checked; results
+# to CPU 1; ROUNDS runs per table, alternating, medians; the goals (<= 40 cycles/packet) checked; results
 # to $OUT/pipeline.json.
 #
 #   bench/pipeline.sh [BUILD]

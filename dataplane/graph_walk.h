@@ -8,7 +8,7 @@
  * costs about 30 cycles on the machines we run on; a walk that forwards one
  * burst calls four nodes (two port_rx, ip4_fast, port_tx). A ternd that read
  * it once per node call (three reads for such a walk) forwarded 1.9 % less
- * than one that read none (bench.sh, 100 rounds, session 14). So a worker
+ * than one that read none (bench/bench.sh, 100 rounds). So a worker
  * walks untimed (dp_graph_walk: packet and call counts only) and times one
  * walk in DP_WALK_SAMPLE on average (dp_graph_walk_timed), at gaps drawn at
  * random so that no periodic traffic pattern can line up with them, and

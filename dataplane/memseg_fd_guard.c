@@ -9,7 +9,7 @@
  * a closed one (the handshake fails with "sendmsg: Bad file descriptor") or, most often,
  * the memfd the PMD has just made for that port's rings. The peer maps that small file as
  * the whole 256 MiB region and dies of SIGBUS at its first packet. This happened in one
- * bench start in three, with four zero-copy ports, and killed ternd (session 12).
+ * bench start in three, with four zero-copy ports, and killed ternd (test_memif_zero_copy_client).
  *
  * So close() is taken here, as controlplane/memif_peer_guard.c takes munmap(): once
  * armed, a close of a descriptor the PMD takes from EAL (one a memseg list) is refused
