@@ -246,7 +246,9 @@ int nl_for_each(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *, 
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
 		size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
 
-		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len)
+		/* the aligned length too: libmnl walks a message's attributes to its aligned
+		 * end, so a last message whose padding is missing would be read past the buffer */
+		if (nlh->nlmsg_len < sizeof(*nlh) || step > len)
 			return -EBADMSG;
 		if (nlh->nlmsg_type != NLMSG_DONE && nlh->nlmsg_type != NLMSG_NOOP)
 			cb(nlh, data);

@@ -80,8 +80,9 @@ struct nl_msg {
 int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out);
 /*
  * Walks the messages in a receive buffer, calling cb for each whole one; stops
- * at the first length that does not fit (libmnl's check takes a length over
- * 2^31 for a negative one). Returns the number of messages, or -EBADMSG.
+ * at the first length that does not fit, padding included (libmnl's check takes
+ * a length over 2^31 for a negative one, and its attribute walk reads to the
+ * aligned end). Returns the number of messages, or -EBADMSG.
  */
 int nl_for_each(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *, void *), void *data);
 /* Whether a neighbour in this state gives a usable MAC. */
