@@ -244,11 +244,12 @@ int nl_for_each(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *, 
 
 	while (len >= sizeof(struct nlmsghdr)) {
 		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
-		size_t step = NLMSG_ALIGN((size_t)nlh->nlmsg_len);
+		/* NLMSG_ALIGN masks with an unsigned int: a length near 2^32 would align to 0 */
+		size_t step = ((size_t)nlh->nlmsg_len + NLMSG_ALIGNTO - 1) & ~(size_t)(NLMSG_ALIGNTO - 1);
 
 		/* the aligned length too: libmnl walks a message's attributes to its aligned
 		 * end, so a last message whose padding is missing would be read past the buffer */
-		if (nlh->nlmsg_len < sizeof(*nlh) || step > len)
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len || step > len)
 			return -EBADMSG;
 		if (nlh->nlmsg_type != NLMSG_DONE && nlh->nlmsg_type != NLMSG_NOOP)
 			cb(nlh, data);

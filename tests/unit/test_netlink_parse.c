@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include <linux/rtnetlink.h>
+
 #include "controlplane/netlink_parse.h"
 
 static const uint8_t dellink[46] = {
@@ -61,11 +63,27 @@ static void test_the_same_message_with_its_padding_is_walked(void **state)
 	free(buf);
 }
 
+/* A length near 2^32, which NLMSG_ALIGN's unsigned int mask aligns to 0: refused, not
+ * walked forever (another input of fuzz_netlink). */
+static void test_a_length_near_2_to_the_32_is_refused(void **state)
+{
+	uint8_t buf[64] = { 0 };
+	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
+	int n = 0;
+
+	(void)state;
+	nlh->nlmsg_len = 0xfffffffd;
+	nlh->nlmsg_type = RTM_NEWLINK;
+	assert_int_equal(nl_for_each(buf, sizeof(buf), count, &n), -EBADMSG);
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_message_short_of_its_padding_is_refused),
 		cmocka_unit_test(test_the_same_message_with_its_padding_is_walked),
+		cmocka_unit_test(test_a_length_near_2_to_the_32_is_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
