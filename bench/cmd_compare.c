@@ -43,7 +43,6 @@ static volatile sig_atomic_t quit;	/* set by SIGINT or SIGTERM */
 
 static void on_signal(int sig)
 {
-	(void)sig;
 	quit = 1;
 }
 

@@ -85,8 +85,6 @@ static uint16_t inject_process(struct rte_graph *graph, struct rte_node *node, v
 	struct rte_mbuf **m = (struct rte_mbuf **)node->objs;
 	unsigned int w = graph->id, n = inj.repeat ? DP_BURST : inj.n, i;
 
-	(void)objs;
-	(void)nb;
 	if (!inj.repeat) {
 		if (!inj.pending || w != 0)
 			return 0;
@@ -177,13 +175,11 @@ static inline uint16_t sink(uint16_t port, struct rte_mbuf **pkts, uint16_t nb)
 
 static uint16_t sink_tx0(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 {
-	(void)txq;
 	return sink(0, pkts, nb);
 }
 
 static uint16_t sink_tx1(void *txq, struct rte_mbuf **pkts, uint16_t nb)
 {
-	(void)txq;
 	return sink(1, pkts, nb);
 }
 

@@ -102,8 +102,6 @@ static char *complete_gen(const char *text, int state)
 
 static char **complete(const char *text, int start, int end)
 {
-	(void)start;
-	(void)end;
 	rl_attempted_completion_over = 1;
 	return rl_completion_matches(text, complete_gen);
 }
@@ -113,8 +111,6 @@ static int help_key(int count, int key)
 {
 	char *line = strndup(rl_line_buffer, rl_point), *list, *p;
 
-	(void)count;
-	(void)key;
 	list = candidates(line ? line : "");
 	free(line);
 	printf("\n");

@@ -265,7 +265,6 @@ static void job_event(struct ev_handler *h, uint32_t events)
 	char buf[4096];
 	ssize_t r;
 
-	(void)events;
 	for (;;) {
 		r = read(h->fd, buf, sizeof(buf));
 		if (r > 0) {
@@ -525,7 +524,6 @@ static void listener_event(struct ev_handler *h, uint32_t events)
 	struct passwd *pw;
 	int fd;
 
-	(void)events;
 	fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;

@@ -53,7 +53,6 @@ static int cmd_set_hostname(struct cmd_ctx *ctx)
 
 static int cmd_no_hostname(struct cmd_ctx *ctx)
 {
-	(void)ctx;
 	snprintf(cmd_hostname, sizeof(cmd_hostname), "tern");
 	return 0;
 }

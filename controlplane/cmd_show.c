@@ -280,7 +280,6 @@ static int cmd_clear_counters(struct cmd_ctx *ctx)
 {
 	unsigned int i;
 
-	(void)ctx;
 	for (i = 0; i < dp.nb_ports; i++)
 		dp_port_stats_reset(&dp.ports[i]);
 	return 0;

@@ -46,7 +46,6 @@ static int cmd_trace(struct cmd_ctx *ctx)
 
 static int cmd_no_trace(struct cmd_ctx *ctx)
 {
-	(void)ctx;
 	dp_trace_disarm();
 	return 0;
 }

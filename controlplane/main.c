@@ -63,7 +63,6 @@ static void on_signal(struct ev_handler *h, uint32_t events)
 {
 	struct signalfd_siginfo si;
 
-	(void)events;
 	if (read(h->fd, &si, sizeof(si)) == sizeof(si))
 		TERN_LOG(main, NOTICE, "signal %u: stopping", si.ssi_signo);
 	ev_stop();

@@ -160,7 +160,6 @@ static void accept_cb(struct ev_handler *h, uint32_t events)
 	unsigned int i;
 	int fd;
 
-	(void)events;
 	fd = accept4(h->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;

@@ -70,7 +70,6 @@ static int apply_one(const struct nlmsghdr *nlh, void *data)
 {
 	struct nl_msg m;
 
-	(void)data;
 	if (nlh->nlmsg_type == NLMSG_ERROR)
 		return MNL_CB_OK;
 	stats.messages++;
@@ -261,7 +260,6 @@ static bool batch_wait(void)
  * overran the buffer: ENOBUFS), which the read that starts the resync clears. */
 static void on_events(struct ev_handler *h, uint32_t events)
 {
-	(void)h;
 	if (!(events & EPOLLERR) && batch_wait())
 		return;
 	if (drain_batch() > 0)
@@ -275,7 +273,6 @@ static void on_batch_due(struct ev_handler *h, uint32_t events)
 {
 	uint64_t expirations;
 
-	(void)events;
 	if (read(h->fd, &expirations, sizeof(expirations)) < 0 || !waiting)
 		return;
 	if (drain_batch() > 0 && batch_wait())

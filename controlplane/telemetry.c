@@ -15,8 +15,6 @@ static int workers_cb(const char *cmd, const char *params, struct rte_tel_data *
 {
 	unsigned int i;
 
-	(void)cmd;
-	(void)params;
 	rte_tel_data_start_dict(d);
 	for (i = 0; i < dp.nb_workers; i++) {
 		char key[32];
@@ -38,8 +36,6 @@ static void add_reasons(struct rte_tel_data *d, const struct dp_sink_info *info)
 
 static int errors_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	(void)cmd;
-	(void)params;
 	rte_tel_data_start_dict(d);
 	add_reasons(d, dp_drop_reasons);
 	add_reasons(d, dp_punt_reasons);
@@ -49,8 +45,6 @@ static int errors_cb(const char *cmd, const char *params, struct rte_tel_data *d
 
 static int fib_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 {
-	(void)cmd;
-	(void)params;
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "updates", dp_fib_updates());
 	rte_tel_data_add_dict_u64(d, "memory_bytes", dp_fib_memory());

@@ -21,8 +21,6 @@ static uint16_t kernel_out_process(struct rte_graph *graph, struct rte_node *nod
 	struct rte_mbuf **m = (struct rte_mbuf **)node->objs;
 	uint16_t n, odd = 0, i;
 
-	(void)objs;
-	(void)nb;
 	n = rte_ring_sc_dequeue_burst(dp_kernel_out, node->objs, RTE_GRAPH_BURST_SIZE, NULL);
 	if (n == 0)
 		return 0;

@@ -28,8 +28,6 @@ static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, 
 	struct port_rx_ctx *ctx = (struct port_rx_ctx *)node->ctx;
 	uint16_t n;
 
-	(void)objs;
-	(void)nb;
 	n = rte_eth_rx_burst(ctx->port_id, ctx->queue, (struct rte_mbuf **)node->objs, ctx->burst);
 	if (n == 0)
 		return 0;
@@ -45,7 +43,6 @@ static int port_rx_init(const struct rte_graph *graph, struct rte_node *node)
 {
 	unsigned int i;
 
-	(void)graph;
 	for (i = 0; i < nb_clones; i++) {
 		if (clone_id[i] == node->id) {
 			memcpy(node->ctx, &clone_ctx[i], sizeof(clone_ctx[i]));

@@ -19,7 +19,6 @@ static void deferred_free(void *p, void *e, unsigned int n)
 	struct deferred *d = e;
 	unsigned int i;
 
-	(void)p;
 	for (i = 0; i < n; i++)
 		d[i].fn(d[i].ptr);
 }

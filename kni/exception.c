@@ -170,7 +170,6 @@ static void *kni_main(void *arg)
 	unsigned int idle = 0;
 	int sleep_ms = 1;
 
-	(void)arg;
 	while (!quit) {
 		unsigned int work = drain_rings();
 		bool blocked = false;

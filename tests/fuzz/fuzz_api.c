@@ -57,8 +57,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	char *eal[] = { "fuzz_api", "--no-huge", "-m", "256", "--no-pci", "-l", "0",
 			"--file-prefix", prefix, "--log-level", "error", NULL };
 
-	(void)argc;
-	(void)argv;
 	if (unshare(CLONE_NEWNET) < 0) {
 		fprintf(stderr, "fuzz_api: needs root, to run its sessions in a network namespace of their own: %s\n",
 			strerror(errno));

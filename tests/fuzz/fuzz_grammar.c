@@ -45,8 +45,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	char *eal[] = { "fuzz_grammar", "--no-huge", "-m", "256", "--no-pci", "-l", "0",
 			"--file-prefix", prefix, "--log-level", "error", NULL };
 
-	(void)argc;
-	(void)argv;
 	snprintf(prefix, sizeof(prefix), "tern-fuzz-grammar-%d", getpid());
 	if (rte_eal_init(RTE_DIM(eal) - 1, eal) < 0 || dp_rcu_init(1) < 0 || dp_nh_init() < 0 ||
 	    dp_fib_init(4096, SOCKET_ID_ANY) < 0 || rib_init(4096, 1024) < 0)

@@ -11,7 +11,6 @@ static int check_one(const struct nlmsghdr *nlh, void *data)
 {
 	struct nl_msg m;
 
-	(void)data;
 	if (nl_parse(nlh, &m) < 0)
 		return 0;
 	if (m.kind == NL_ROUTE && (m.route.nb_paths > NL_MAX_PATHS || m.route.len > 32))

@@ -61,8 +61,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	struct dp_nexthop nh;
 	char prefix[64];
 
-	(void)argc;
-	(void)argv;
 	snprintf(prefix, sizeof(prefix), "tern-fuzz-%d", getpid());
 	if (pipeline_init(&p, 65536, prefix, 1, NULL) < 0)
 		__builtin_trap();

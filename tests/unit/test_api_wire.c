@@ -25,7 +25,6 @@ static void test_api_rx_whole_message(void **state)
 	struct tern_api_msg m;
 	struct tern_api_hdr h;
 
-	(void)state;
 	tern_api_rx_init(&rx);
 	tern_api_hdr_init(&h, TERN_API_COMMAND, TERN_API_F_JSON, 0, 12);
 	feed(&rx, &h, sizeof(h));
@@ -45,7 +44,6 @@ static void test_api_rx_truncated_waits(void **state)
 	struct tern_api_msg m;
 	struct tern_api_hdr h;
 
-	(void)state;
 	tern_api_rx_init(&rx);
 	tern_api_hdr_init(&h, TERN_API_COMMAND, 0, 0, 4);
 	feed(&rx, &h, sizeof(h) - 3);
@@ -65,7 +63,6 @@ static void test_api_rx_two_messages_in_one_read(void **state)
 	struct tern_api_msg m;
 	struct tern_api_hdr h;
 
-	(void)state;
 	tern_api_rx_init(&rx);
 	tern_api_hdr_init(&h, TERN_API_COMMAND, 0, 0, 1);
 	feed(&rx, &h, sizeof(h));
@@ -86,7 +83,6 @@ static void test_api_rx_garbage_is_refused(void **state)
 	struct tern_api_msg m;
 	char junk[64];
 
-	(void)state;
 	memset(junk, 0xa5, sizeof(junk));
 	tern_api_rx_init(&rx);
 	feed(&rx, junk, sizeof(junk));
@@ -100,7 +96,6 @@ static void test_api_rx_oversized_is_refused(void **state)
 	struct tern_api_msg m;
 	struct tern_api_hdr h;
 
-	(void)state;
 	tern_api_rx_init(&rx);
 	tern_api_hdr_init(&h, TERN_API_COMMAND, 0, 0, TERN_API_MAX_PAYLOAD + 1);
 	feed(&rx, &h, sizeof(h));
@@ -114,7 +109,6 @@ static void test_api_rx_unknown_type_is_refused(void **state)
 	struct tern_api_msg m;
 	struct tern_api_hdr h;
 
-	(void)state;
 	tern_api_rx_init(&rx);
 	tern_api_hdr_init(&h, 99, 0, 0, 0);
 	feed(&rx, &h, sizeof(h));
@@ -128,7 +122,6 @@ static void test_api_send_recv_over_socketpair(void **state)
 	struct tern_api_msg m;
 	int sv[2];
 
-	(void)state;
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
 	tern_api_rx_init(&rx);
 	assert_int_equal(tern_api_send(sv[0], TERN_API_REPLY, 0, -EINVAL, "tern#", 6, "bad", 3), 0);

@@ -14,7 +14,6 @@ static void test_args_ipv4_returns_host_order(void **state)
 {
 	uint32_t ip = 0;
 
-	(void)state;
 	assert_int_equal(arg_ipv4("198.18.1.2", &ip), 0);
 	assert_int_equal(ip, 0xc6120102u);
 	assert_int_equal(arg_ipv4("0.0.0.0", &ip), 0);
@@ -28,7 +27,6 @@ static void test_args_ipv4_refuses_what_is_not_a_dotted_quad(void **state)
 	uint32_t ip = 7;
 	unsigned int i;
 
-	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(arg_ipv4(bad[i], &ip), -EINVAL);
 	assert_int_equal(ip, 7);
@@ -39,7 +37,6 @@ static void test_args_prefix_takes_base_and_length(void **state)
 	uint32_t base = 0;
 	uint8_t len = 0;
 
-	(void)state;
 	assert_int_equal(arg_prefix("100.64.0.0/10", &base, &len), 0);
 	assert_int_equal(base, 0x64400000u);
 	assert_int_equal(len, 10);
@@ -60,7 +57,6 @@ static void test_args_prefix_refuses_host_bits_and_bad_lengths(void **state)
 	uint8_t len = 7;
 	unsigned int i;
 
-	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(arg_prefix(bad[i], &base, &len), -EINVAL);
 	assert_int_equal(base, 7);
@@ -71,7 +67,6 @@ static void test_args_count_takes_digits_within_range(void **state)
 {
 	unsigned long v = 0;
 
-	(void)state;
 	assert_int_equal(arg_count("1518", 64, 1518, &v), 0);
 	assert_int_equal(v, 1518);
 	assert_int_equal(arg_count("64", 64, 1518, &v), 0);
@@ -89,7 +84,6 @@ static void test_args_count_refuses_signs_suffixes_and_overflow(void **state)
 	unsigned long v = 7;
 	unsigned int i;
 
-	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(arg_count(bad[i], 64, i == 10 ? ULONG_MAX : 1518, &v), -EINVAL);
 	assert_int_equal(v, 7);
@@ -99,7 +93,6 @@ static void test_args_number_takes_decimals_within_range(void **state)
 {
 	double v = 0;
 
-	(void)state;
 	assert_int_equal(arg_number("2.5", 0, 10, &v), 0);
 	assert_float_equal(v, 2.5, 0);
 	assert_int_equal(arg_number("1e4", 1, 1e7, &v), 0);
@@ -117,7 +110,6 @@ static void test_args_number_refuses_nan_infinity_and_trailing_text(void **state
 	double v = 7;
 	unsigned int i;
 
-	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		assert_int_equal(arg_number(bad[i], 0, 100, &v), -EINVAL);
 	assert_float_equal(v, 7, 0);

@@ -18,7 +18,6 @@ static void test_pool_keeps_the_old_sizes_for_default_rings(void **state)
 	const char *const null[] = { "net_null0", "net_null1", "net_null2" };
 	const uint16_t rxq3[] = { 1, 1, 1 };
 
-	(void)state;
 	assert_int_equal(bench_pool_mbufs(two, 2, rxq2), 16383);
 	assert_int_equal(bench_pool_mbufs(six, 6, rxq6), 49151);
 	assert_int_equal(bench_pool_mbufs(null, 3, rxq3), 24575);
@@ -30,7 +29,6 @@ static void test_pool_holds_what_large_zero_copy_rings_post(void **state)
 	const char *const big[] = { MEMIF ",rsize=14,zero-copy=yes", MEMIF ",rsize=14" };
 	const uint16_t rxq[] = { 2, 2 };
 
-	(void)state;
 	/* 2 ports x 3 rings x 4096 = 24576 held, and 8192 to work with */
 	assert_true(bench_pool_mbufs(two, 2, rxq) >= 24576 + 8192);
 	assert_int_equal(bench_pool_mbufs(two, 2, rxq), 65535);
@@ -44,7 +42,6 @@ static void test_pool_ignores_rsize_it_cannot_read(void **state)
 				    "net_ring0,rsize=14" };
 	const uint16_t rxq[] = { 1, 1, 1, 1 };
 
-	(void)state;
 	/* each taken as 1024 slots: 4 x 2 x 1024 = 8192 held */
 	assert_int_equal(bench_pool_mbufs(odd, 4, rxq), 32767);
 }

@@ -36,7 +36,6 @@ static void test_churn_a_change_reads_back_as_the_route_it_asks_for(void **state
 	struct nlmsghdr nh;
 	struct nl_msg m;
 
-	(void)state;
 	m = parse_change(&params, 0, &nh);
 	assert_int_equal(nh.nlmsg_len, CHURN_ROUTE_MSG_SIZE);
 	assert_int_equal(nh.nlmsg_type, RTM_NEWROUTE);
@@ -59,7 +58,6 @@ static void test_churn_each_prefix_is_added_then_deleted(void **state)
 	struct nlmsghdr nh;
 	struct nl_msg m;
 
-	(void)state;
 	m = parse_change(&params, 1, &nh);
 	assert_int_equal(nh.nlmsg_type, RTM_DELROUTE);
 	assert_int_equal(nh.nlmsg_flags, NLM_F_REQUEST);
@@ -79,7 +77,6 @@ static void test_churn_wraps_around_the_covering_prefix(void **state)
 	struct nlmsghdr nh;
 	struct nl_msg m;
 
-	(void)state;
 	assert_int_equal(churn_slots(&p), 16384);
 	m = parse_change(&p, 2 * 16384, &nh);
 	assert_false(m.del);

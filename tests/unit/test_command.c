@@ -16,7 +16,6 @@ static struct outbuf out;
 
 static int setup(void **state)
 {
-	(void)state;
 	memset(&dp, 0, sizeof(dp));
 	snprintf(dp.ports[0].name, sizeof(dp.ports[0].name), "dp0");
 	snprintf(dp.ports[1].name, sizeof(dp.ports[1].name), "dp1");
@@ -29,7 +28,6 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	(void)state;
 	ob_free(&out);
 	cmd_fini();
 	return 0;
@@ -45,7 +43,6 @@ static void test_command_modes_and_prompt(void **state)
 {
 	char prompt[64];
 
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	cmd_prompt(&s, prompt, sizeof(prompt));
 	assert_string_equal(prompt, "tern#");
@@ -69,7 +66,6 @@ static void test_command_modes_and_prompt(void **state)
 
 static void test_command_ambiguous_prefix_lists_candidates(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	assert_int_equal(cmd_execute(&s, "c", false, &out), -EAGAIN);
 	assert_out_has("Ambiguous command: 'c' could be: configure, clear");
@@ -77,7 +73,6 @@ static void test_command_ambiguous_prefix_lists_candidates(void **state)
 
 static void test_command_unknown_word_says_what_was_expected(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	assert_int_equal(cmd_execute(&s, "show bogus", false, &out), -EINVAL);
 	assert_out_has("Invalid input 'bogus' after 'show'; expected: version, interfaces");
@@ -87,7 +82,6 @@ static void test_command_unknown_word_says_what_was_expected(void **state)
 
 static void test_command_incomplete(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	assert_int_equal(cmd_execute(&s, "show ip", false, &out), -ENOENT);
 	assert_out_has("Incomplete command: after 'ip' expected: route, fib, neighbors");
@@ -95,7 +89,6 @@ static void test_command_incomplete(void **state)
 
 static void test_command_unknown_interface_lists_known(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	assert_int_equal(cmd_execute(&s, "configure terminal", false, &out), 0);
 	assert_int_equal(cmd_execute(&s, "interface dp7", false, &out), -EINVAL);
@@ -105,7 +98,6 @@ static void test_command_unknown_interface_lists_known(void **state)
 
 static void test_command_values_are_validated(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	cmd_execute(&s, "configure terminal", false, &out);
 	assert_int_equal(cmd_execute(&s, "ip route 198.18.0.0/33 blackhole", false, &out), -EINVAL);
@@ -117,7 +109,6 @@ static void test_command_values_are_validated(void **state)
 
 static void test_command_unprivileged_may_not_configure(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 1000, false);
 	assert_int_equal(cmd_execute(&s, "configure terminal", false, &out), -EPERM);
 	assert_out_has("Permission denied");
@@ -126,7 +117,6 @@ static void test_command_unprivileged_may_not_configure(void **state)
 
 static void test_command_json_wraps_text_errors(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	cmd_execute(&s, "configure terminal", false, &out);
 	assert_int_equal(cmd_execute(&s, "hostname bad/name", true, &out), -EINVAL);
@@ -140,7 +130,6 @@ static void test_command_json_wraps_text_errors(void **state)
 
 static void test_command_completion_candidates(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	assert_int_equal(cmd_complete(&s, "sh", &out), 0);
 	assert_string_equal(out.buf, "k\tshow\t\n");
@@ -159,7 +148,6 @@ static void test_command_completion_candidates(void **state)
 
 static void test_command_do_runs_exec_commands_from_config(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	cmd_execute(&s, "configure terminal", false, &out);
 	assert_int_equal(cmd_execute(&s, "do show workers", false, &out), 0);
@@ -169,7 +157,6 @@ static void test_command_do_runs_exec_commands_from_config(void **state)
 
 static void test_command_comments_and_blank_lines(void **state)
 {
-	(void)state;
 	cmd_session_init(&s, 0, true);
 	assert_int_equal(cmd_execute(&s, "", false, &out), 0);
 	assert_int_equal(cmd_execute(&s, "   ! a comment", false, &out), 0);

@@ -71,7 +71,6 @@ static void assert_error(const char *from, const char *to, const char *expect)
 
 static void test_config_good_file_loads(void **state)
 {
-	(void)state;
 	assert_int_equal(load(good), 0);
 	assert_int_equal(cfg.nb_ports, 2);
 	assert_string_equal(cfg.ports[0].name, "dp0");
@@ -114,7 +113,6 @@ static void test_config_good_file_loads(void **state)
 
 static void test_config_errors_name_section_key_and_expectation(void **state)
 {
-	(void)state;
 	assert_error("mtu = 9000", "mtu = 20", "[port dp0] mtu = '20': expected an integer from 68 to 9216");
 	assert_error("rxq = 2", "rxq = two", "[port dp1] rxq = 'two': expected an integer from 1 to 16");
 	assert_error("mac = 02:00:00:00:00:01", "mac = 01:00:00:00:00:01", "[port dp0] mac = '01:00:00:00:00:01': expected a unicast MAC");
@@ -151,14 +149,12 @@ static void test_config_errors_name_section_key_and_expectation(void **state)
 
 static void test_config_missing_file(void **state)
 {
-	(void)state;
 	assert_true(tern_config_load("/nonexistent/ternd.conf", &cfg, err, sizeof(err)) < 0);
 	assert_string_equal(err, "/nonexistent/ternd.conf: cannot open: No such file or directory");
 }
 
 static void test_config_pci_device_detected(void **state)
 {
-	(void)state;
 	assert_int_equal(load_with("dev = net_memif1,role=server", "dev = 0000:03:00.1"), 0);
 	assert_true(cfg.ports[1].is_pci);
 }
@@ -177,7 +173,6 @@ static void test_eal_args_never_probe_pci_unless_asked(void **state)
 {
 	struct tern_eal_args a;
 
-	(void)state;
 	assert_int_equal(load(good), 0);
 	assert_int_equal(tern_eal_args_build(&cfg, &a, err, sizeof(err)), 0);
 	assert_string_equal(a.argv[0], "ternd");

@@ -13,7 +13,6 @@
 
 static void test_memif_servers_listen(void **state)
 {
-	(void)state;
 	assert_true(eal_exit_memif_listens("net_memif0"));
 	assert_true(eal_exit_memif_listens("net_memif0,role=server,id=0,socket=/run/m0.sock"));
 	assert_true(eal_exit_memif_listens("net_memif1,id=0,socket=/run/m1.sock,role=master"));
@@ -23,7 +22,6 @@ static void test_memif_servers_listen(void **state)
 
 static void test_memif_clients_and_other_ports_do_not(void **state)
 {
-	(void)state;
 	assert_false(eal_exit_memif_listens("net_memif0,role=client,id=0,socket=/run/m0.sock"));
 	assert_false(eal_exit_memif_listens("net_memif0,id=0,role=slave"));
 	assert_false(eal_exit_memif_listens("net_memif0,role=client,zero-copy=yes"));

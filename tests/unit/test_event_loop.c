@@ -44,7 +44,6 @@ static void on_a(struct ev_handler *h, uint32_t events)
 {
 	struct two *t = (struct two *)h;
 
-	(void)events;
 	t->handler_ran_after_release |= t->released;
 	t->calls++;
 	two_close(t);
@@ -54,7 +53,6 @@ static void on_b(struct ev_handler *h, uint32_t events)
 {
 	struct two *t = (struct two *)((char *)h - offsetof(struct two, b));
 
-	(void)events;
 	t->handler_ran_after_release |= t->released;
 	t->calls++;
 	two_close(t);
@@ -90,7 +88,6 @@ static void test_event_loop_closed_object_gets_no_more_events_of_its_batch(void 
 {
 	struct two t = { 0 };
 
-	(void)state;
 	assert_int_equal(ev_init(), 0);
 	two_open(&t);
 	/* both ready before the loop waits: one batch carries both events */
@@ -129,14 +126,12 @@ static void on_other(struct ev_handler *h, uint32_t events)
 {
 	char c;
 
-	(void)events;
 	assert_int_equal(read(h->fd, &c, 1), 1);
 	other_calls++;
 }
 
 static void test_event_loop_pending_handler_gets_its_turns(void **state)
 {
-	(void)state;
 	assert_int_equal(ev_init(), 0);
 	assert_int_equal(pipe(pp), 0);
 	assert_int_equal(pipe(po), 0);
@@ -175,7 +170,6 @@ static void test_event_loop_released_handler_loses_its_pending_turn(void **state
 {
 	struct two t = { 0 };
 
-	(void)state;
 	assert_int_equal(ev_init(), 0);
 	assert_int_equal(pipe(t.pa), 0);
 	t.a = (struct ev_handler){ .fd = t.pa[0], .cb = on_pend_then_closed };

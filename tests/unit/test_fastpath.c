@@ -221,7 +221,6 @@ static void test_a_frame_in_two_segments_goes_where_it_would_in_one(void **state
 {
 	unsigned int i, members[2] = { 0 };
 
-	(void)state;
 	for (i = 0; i < 200; i++) {
 		struct frame f = udp(0xc6130107, 64, 18);	/* ECMP: 198.19.1.0/24 */
 		struct pipeline_frame one, two;
@@ -243,7 +242,6 @@ static void test_every_kind_of_frame_has_one_fate(void **state)
 	struct frame f;
 	unsigned int i;
 
-	(void)state;
 	check_same("forwarded", (f = udp(FWD, 64, 18), &f), true);
 	check_same("forwarded, TTL 2", (f = udp(FWD, 2, 18), &f), true);
 	check_same("ECMP", (f = udp(0xc6130107, 64, 18), &f), true);
@@ -356,7 +354,6 @@ static void test_a_mixed_vector_has_the_same_fates(void **state)
 {
 	unsigned int first;
 
-	(void)state;
 	for (first = 0; first < nb_kinds; first++)
 		check_mixed_vector(first);
 }
@@ -391,7 +388,6 @@ static void test_an_icmp_error_to_the_router_is_punted_with_the_frame_link_heade
 	struct outcome o;
 	int path;
 
-	(void)state;
 	rte_ether_unformat_addr("02:00:00:00:b0:00", &peer);
 	ip_of(&f)->src_addr = RTE_BE32(0xc6120001);
 	fix_cksum(&f);

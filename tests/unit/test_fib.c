@@ -28,7 +28,6 @@ static int reader(void *arg)
 	uint64_t nh[64];
 	unsigned int i;
 
-	(void)arg;
 	for (i = 0; i < 64; i++)
 		ips[i] = NET + 0x0500 + i * 4;	/* inside the /28 and /24 that come and go */
 	rte_rcu_qsbr_thread_register(dp_rcu, 0);
@@ -61,7 +60,6 @@ static void set_nh(uint32_t id, uint16_t v)
 
 static void test_fib_lookup_answers_longest_prefix(void **state)
 {
-	(void)state;
 	assert_int_equal(dp_fib_add(NET, 15, 1), 0);
 	assert_int_equal(dp_fib_add(NET + 0x0500, 24, 2), 0);
 	assert_int_equal(dp_fib_add(NET + 0x0510, 28, 3), 0);
@@ -86,7 +84,6 @@ static void test_fib_tbl24_is_where_the_lookup_reads(void **state)
 {
 	unsigned int c;
 
-	(void)state;
 	assert_non_null(dp_fib_tbl24[0]);
 	assert_non_null(dp_fib_tbl24[1]);
 	assert_ptr_not_equal(dp_fib_tbl24[0], dp_fib_tbl24[1]);
@@ -129,7 +126,6 @@ static void test_fib_long_routes_flapping_under_a_same_nexthop_cover(void **stat
 	enum { ROUTES = 512 };	/* dp_fib_init(65536): 1024 groups */
 	unsigned int i;
 
-	(void)state;
 	assert_int_equal(dp_fib_add(NET, 22, 5), 0);
 	flap(3);
 	for (i = 0; i < ROUTES; i++)
@@ -155,7 +151,6 @@ static void test_fib_batch_keeps_the_order_of_one_prefix(void **state)
 	struct dp_fib_op ops[300];
 	unsigned int n = 0, i, c;
 
-	(void)state;
 	for (i = 0; i < 100; i++)	/* filler, scattered, so the batch is sorted */
 		ops[n++] = (struct dp_fib_op){ .prefix = 0x0b000000u + ((i * 7919) % 100) * 256,
 					       .depth = 24, .nh = 1 };
@@ -192,7 +187,6 @@ static void test_fib_staged_load_publish_and_level(void **state)
 	struct dp_fib_op ops[1000];
 	unsigned int i, c;
 
-	(void)state;
 	for (i = 0; i < 1000; i++)
 		ops[i] = (struct dp_fib_op){ .prefix = 0x0b000000u + ((i * 7919) % 1000) * 256,
 					     .depth = 24, .nh = 1 + i % 3 };
@@ -237,7 +231,6 @@ static void test_fib_updates_never_expose_a_gap_or_torn_nexthop(void **state)
 	unsigned int i, lcore = rte_get_next_lcore(-1, 1, 0);
 	struct dp_fib_op batch[2];
 
-	(void)state;
 	set_nh(1, 1);
 	set_nh(2, 2);
 	set_nh(3, 3);

@@ -87,7 +87,6 @@ static void test_empty_polls_are_charged_to_sources(void **state)
 	rte_graph_t id;
 	int i, busy_at = -1, pos = 0, idle_after_busy = 0;
 
-	(void)state;
 	id = rte_graph_create("walk_test", &prm);
 	assert_int_not_equal(id, RTE_GRAPH_ID_INVALID);
 	graph = rte_graph_lookup("walk_test");
@@ -137,7 +136,6 @@ static void test_timed_walks_tell_the_load(void **state)
 	rte_graph_t id;
 	int i;
 
-	(void)state;
 	spin = SPIN / 10;
 	id = rte_graph_create("walk_idle_only", &prm);
 	assert_int_not_equal(id, RTE_GRAPH_ID_INVALID);
@@ -197,7 +195,6 @@ static void test_sampled_walks_estimate_the_cycles(void **state)
 	rte_graph_t id;
 	double est;
 
-	(void)state;
 	id = rte_graph_create("walk_sampled", &prm);
 	assert_int_not_equal(id, RTE_GRAPH_ID_INVALID);
 	graph = rte_graph_lookup("walk_sampled");

@@ -59,7 +59,6 @@ static void test_time_exceeded_is_byte_exact(void **state)
 	uint32_t quote = icmp_quote_len(ip);
 	uint16_t len, ck;
 
-	(void)state;
 	memcpy(orig, buf + 28, sizeof(orig));
 	assert_int_equal(quote, 28);	/* the header and 8 bytes: RFC 792 */
 	len = icmp_error_build(buf, ip, quote, rte_cpu_to_be_32(0xc6120001), 11, 0, 0);
@@ -92,7 +91,6 @@ static void test_frag_needed_carries_the_mtu(void **state)
 	uint16_t len = icmp_error_build(buf, ip, icmp_quote_len(ip), rte_cpu_to_be_32(0xc6120001),
 					3, 4, 1400);
 
-	(void)state;
 	assert_int_equal(len, 56);
 	assert_int_equal(buf[20], 3);
 	assert_int_equal(buf[21], 4);
@@ -115,7 +113,6 @@ static void test_quote_covers_options_and_short_datagrams(void **state)
 	struct rte_ipv4_hdr *ip = datagram(buf, 32, 64, 6);	/* 4 bytes of options */
 	uint16_t len;
 
-	(void)state;
 	assert_int_equal(icmp_quote_len(ip), 24 + 8);
 	len = icmp_error_build(buf + 4, ip, icmp_quote_len(ip), rte_cpu_to_be_32(0xc6120001), 11, 0, 0);
 	assert_int_equal(len, 28 + 32);
@@ -133,7 +130,6 @@ static void test_no_error_about_errors_or_later_fragments(void **state)
 	struct rte_ipv4_hdr *ip = datagram(buf, 0, 1, 5);
 	uint8_t *l4 = buf + 20;
 
-	(void)state;
 	assert_true(icmp_error_allowed(ip));		/* UDP */
 	ip->next_proto_id = IPPROTO_ICMP;
 	l4[0] = 8;					/* echo request: a query */

@@ -28,7 +28,6 @@ static void test_ip4_check_accepts_valid_header(void **state)
 {
 	struct rte_ipv4_hdr ip;
 
-	(void)state;
 	make_hdr(&ip, 0xc6120002, 0xc6130002, 64);
 	assert_true(ip4_cksum_ok(&ip));
 	assert_int_equal(ip4_check(&ip, sizeof(ip), 84, false), IP4_OK);
@@ -38,7 +37,6 @@ static void test_ip4_check_rejects_each_bad_field(void **state)
 {
 	struct rte_ipv4_hdr ip;
 
-	(void)state;
 	make_hdr(&ip, 0xc6120002, 0xc6130002, 64);
 	assert_int_equal(ip4_check(&ip, 19, 84, false), IP4_TRUNCATED);
 
@@ -71,7 +69,6 @@ static void test_ip4_check_rejects_martians(void **state)
 	struct rte_ipv4_hdr ip;
 	unsigned int i;
 
-	(void)state;
 	for (i = 0; i < sizeof(bad_src) / sizeof(bad_src[0]); i++) {
 		make_hdr(&ip, bad_src[i], 0xc6130002, 64);
 		assert_int_equal(ip4_check(&ip, sizeof(ip), 84, false), IP4_MARTIAN_SRC);
@@ -87,7 +84,6 @@ static void test_ip4_ttl_decrement_matches_full_checksum(void **state)
 	struct rte_ipv4_hdr ip, ref;
 	unsigned int ttl;
 
-	(void)state;
 	for (ttl = 1; ttl <= 255; ttl++) {
 		make_hdr(&ip, 0xc6120002 + ttl * 7919, 0xc6130002 ^ (ttl << 8), ttl);
 		ref = ip;
@@ -108,7 +104,6 @@ static void test_ip4_cksum20_matches_raw(void **state)
 	struct rte_ipv4_hdr ip;
 	uint32_t x = 2463534242u, good = 0, i, k;
 
-	(void)state;
 	for (i = 0; i < 200000; i++) {
 		make_hdr(&ip, 0xc6120002 + i, 0xc6130002 ^ (i * 40503u), 1 + i % 255);
 		if (i % 3 != 0) {	/* two in three: flip bytes, or fill the header at random */
@@ -130,7 +125,6 @@ static void test_ip4_ttl_decrement_every_checksum(void **state)
 	struct rte_ipv4_hdr ip, ref;
 	uint32_t seen = 0, id;
 
-	(void)state;
 	for (id = 0; id <= 0xffff; id++) {
 		make_hdr(&ip, 0xc6120002, 0xc6130002, 64);
 		ip.packet_id = rte_cpu_to_be_16(id);
@@ -150,7 +144,6 @@ static void test_ip4_ttl_decrement_every_checksum(void **state)
 
 static void test_ip4_mcast_or_bcast(void **state)
 {
-	(void)state;
 	assert_true(ip4_is_mcast_or_bcast(rte_cpu_to_be_32(0xe0000005)));
 	assert_true(ip4_is_mcast_or_bcast(rte_cpu_to_be_32(0xffffffff)));
 	assert_false(ip4_is_mcast_or_bcast(rte_cpu_to_be_32(0xc6120001)));
@@ -164,7 +157,6 @@ static void test_ecmp_pick_spreads_flows_evenly(void **state)
 		uint16_t ports[2];
 	} pkt;
 
-	(void)state;
 	for (i = 0; i < 40000; i++) {
 		make_hdr(&pkt.ip, 0xc6120000 + (i & 0xff), 0xc6130000 + (i >> 8), 64);
 		pkt.ip.next_proto_id = IPPROTO_UDP;
@@ -188,7 +180,6 @@ static void test_ecmp_hash_is_the_flows_alone(void **state)
 	} pkt, copy;
 	unsigned int i, moved = 0;
 
-	(void)state;
 	for (i = 0; i < 1000; i++) {
 		make_hdr(&pkt.ip, 0xc6120000 + i, 0xc6130000 + i * 7, 64);
 		pkt.ip.next_proto_id = IPPROTO_TCP;
@@ -215,7 +206,6 @@ static void test_ecmp_hash_reads_no_ports_past_the_datagram(void **state)
 	} pkt;
 	uint32_t h;
 
-	(void)state;
 	make_hdr(&pkt.ip, 0xc6120002, 0xc6130005, 64);
 	pkt.ip.next_proto_id = IPPROTO_UDP;
 	pkt.ip.total_length = rte_cpu_to_be_16(23);

@@ -13,7 +13,6 @@ static void test_ratelimit_passes_a_burst_then_counts(void **state)
 	struct tern_ratelimit rl = { 0 };
 	unsigned int held, i, passed = 0;
 
-	(void)state;
 	for (i = 0; i < 100; i++) {
 		passed += tern_ratelimit_ok(&rl, 5, 10000, 1000 + i, &held);
 		assert_int_equal(held, 0);
@@ -31,7 +30,6 @@ static void test_ratelimit_quiet_source_is_never_limited(void **state)
 	struct tern_ratelimit rl = { 0 };
 	unsigned int held, i;
 
-	(void)state;
 	for (i = 0; i < 50; i++) {
 		assert_true(tern_ratelimit_ok(&rl, 1, 1000, 5000 + i * 1000, &held));
 		assert_int_equal(held, 0);

@@ -30,7 +30,6 @@ static void test_sealed_region_within_file_is_mapped(void **state)
 {
 	int fd = sealed_memfd(36864);
 
-	(void)state;
 	assert_int_equal(memif_peer_region_check(fd, 36864, 0), 0);
 	assert_int_equal(memif_peer_region_check(fd, 4096, 32768), 0);
 	assert_int_equal(memif_peer_region_check(fd, 0, 36864), 0);
@@ -41,7 +40,6 @@ static void test_region_past_file_end_is_refused(void **state)
 {
 	int fd = sealed_memfd(36864);
 
-	(void)state;
 	/* DPDK 22.11's zero-copy client announced its rings' memfd as its 256 MiB of hugepages */
 	assert_int_equal(memif_peer_region_check(fd, 256u << 20, 0), -ENOSPC);
 	assert_int_equal(memif_peer_region_check(fd, 36865, 0), -ENOSPC);
@@ -57,7 +55,6 @@ static void test_file_that_may_shrink_is_refused(void **state)
 	char path[] = "/tmp/tern-memif-region-XXXXXX";
 	int fd = memfd_create("region", 0);	/* sealing not allowed: F_GET_SEALS gives F_SEAL_SEAL */
 
-	(void)state;
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, 36864), 0);
 	assert_int_equal(memif_peer_region_check(fd, 36864, 0), -EPERM);
@@ -83,7 +80,6 @@ static void test_not_a_file_is_left_to_mmap(void **state)
 {
 	int p[2];
 
-	(void)state;
 	assert_int_equal(pipe(p), 0);
 	assert_int_equal(memif_peer_region_check(p[0], 1 << 20, 0), 0);
 	close(p[0]);
@@ -98,7 +94,6 @@ static void test_refusals_are_counted(void **state)
 	uint64_t unsealed0 = memif_peer_regions_refused(MEMIF_REGION_UNSEALED);
 	int sealed = sealed_memfd(4096), open_fd = memfd_create("region", 0);
 
-	(void)state;
 	assert_int_equal(ftruncate(open_fd, 4096), 0);
 	assert_true(memif_pmd_mmap(NULL, 8192, PROT_READ, MAP_SHARED, sealed, 0) == MAP_FAILED);
 	assert_int_equal(errno, EINVAL);
@@ -121,7 +116,6 @@ static void test_trusted_peers_may_send_unsealed_files(void **state)
 	int open_fd = memfd_create("region", 0);
 	void *p;
 
-	(void)state;
 	assert_int_equal(ftruncate(open_fd, 4096), 0);
 	memif_peer_guard_accept_unsealed(true);
 	p = memif_pmd_mmap(NULL, 4096, PROT_READ, MAP_SHARED, open_fd, 0);

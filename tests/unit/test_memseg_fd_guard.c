@@ -22,7 +22,6 @@ static void test_guarded_fd_stays_open_others_close(void **state)
 	int guarded[2], other[2];
 	char c = 'x';
 
-	(void)state;
 	assert_int_equal(pipe(guarded), 0);
 	assert_int_equal(pipe(other), 0);
 	assert_int_equal(memseg_fd_guard_add(guarded[1]), 0);
@@ -45,7 +44,6 @@ static void test_guard_refuses_bad_fd_and_overflow(void **state)
 {
 	int fd, rc = 0;
 
-	(void)state;
 	assert_int_equal(memseg_fd_guard_add(-1), -EBADF);
 	/* numbers far above any open file; adding one twice takes one place */
 	assert_int_equal(memseg_fd_guard_add(1 << 20), 0);

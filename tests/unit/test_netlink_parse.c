@@ -38,7 +38,6 @@ static void test_a_message_short_of_its_padding_is_refused(void **state)
 	uint8_t *buf = malloc(sizeof(dellink));	/* exactly its size: ASan sees a read past it */
 	int n = 0;
 
-	(void)state;
 	memcpy(buf, dellink, sizeof(dellink));
 	assert_int_equal(nl_for_each(buf, sizeof(dellink), count, &n), -EBADMSG);
 	assert_int_equal(n, 0);
@@ -50,7 +49,6 @@ static void test_the_same_message_with_its_padding_is_walked(void **state)
 	uint8_t *buf = calloc(1, 48);
 	int n = 0;
 
-	(void)state;
 	memcpy(buf, dellink, sizeof(dellink));
 	assert_int_equal(nl_for_each(buf, 48, count, &n), 1);
 	assert_int_equal(n, 1);
@@ -71,7 +69,6 @@ static void test_a_length_near_2_to_the_32_is_refused(void **state)
 	struct nlmsghdr *nlh = (struct nlmsghdr *)buf;
 	int n = 0;
 
-	(void)state;
 	nlh->nlmsg_len = 0xfffffffd;
 	nlh->nlmsg_type = RTM_NEWLINK;
 	assert_int_equal(nl_for_each(buf, sizeof(buf), count, &n), -EBADMSG);

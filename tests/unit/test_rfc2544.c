@@ -62,7 +62,6 @@ static struct rfc_size_result size_at(struct sim *s, uint16_t fs)
 
 static void test_line_rate_arithmetic(void **state)
 {
-	(void)state;
 	assert_float_equal(rfc_line_rate_pps(10, 64), 14880952.38, 0.01);
 	assert_float_equal(rfc_line_rate_pps(10, 1518), 812743.82, 0.01);
 	assert_float_equal(rfc_line_rate_pps(100, 64), 148809523.8, 0.1);
@@ -78,7 +77,6 @@ static void test_throughput_converges_within_resolution(void **state)
 	struct rfc_report r = { 0 };
 	struct rfc_size_result z = size_at(&s, 64);
 
-	(void)state;
 	rfc_config_defaults(&c, true);
 	c.resolution = 0.001;
 	c.max_trials = 30;
@@ -96,7 +94,6 @@ static void test_throughput_with_noise_never_reports_a_lossy_rate(void **state)
 	struct rfc_config c;
 	unsigned int seed, i;
 
-	(void)state;
 	rfc_config_defaults(&c, true);
 	c.resolution = 0.005;
 	c.max_trials = 20;
@@ -130,7 +127,6 @@ static void test_throughput_of_a_dut_that_drops_everything_is_zero(void **state)
 	struct rfc_report r = { 0 };
 	struct rfc_size_result z = size_at(&s, 64);
 
-	(void)state;
 	rfc_config_defaults(&c, true);
 	assert_int_equal(rfc_throughput(&c, sim_trial, &s, &r, &z, 0), 0);
 	assert_float_equal(z.throughput[0].pps, 0, 0);
@@ -145,7 +141,6 @@ static void test_generator_limit_is_said(void **state)
 	struct rfc_report r = { 0 };
 	struct rfc_size_result z = size_at(&s, 64);
 
-	(void)state;
 	rfc_config_defaults(&c, true);
 	z.line_pps = rfc_line_rate_pps(10, 64);	/* 14.88 Mpps: the generator cannot reach it */
 	assert_int_equal(rfc_throughput(&c, sim_trial, &s, &r, &z, 0), 0);
@@ -162,7 +157,6 @@ static void test_partial_drop_rate_is_at_least_the_no_drop_rate(void **state)
 	struct rfc_report r = { 0 };
 	struct rfc_size_result z = size_at(&s, 64);
 
-	(void)state;
 	rfc_config_defaults(&c, true);
 	c.nb_goals = 2;
 	c.loss_goals_pct[1] = 5;
@@ -185,7 +179,6 @@ static void test_loss_sweep_stops_after_two_clean_trials(void **state)
 	struct rfc_report r = { 0 };
 	struct rfc_size_result z = size_at(&s, 64);
 
-	(void)state;
 	rfc_config_defaults(&c, true);
 	assert_int_equal(rfc_loss_sweep(&c, sim_trial, &s, &r, &z), 0);
 	assert_int_equal(z.nb_loss, 5);	/* 100 90 80 lose, 70 60 clean */
@@ -205,7 +198,6 @@ static void test_back_to_back_finds_the_buffer(void **state)
 	struct rfc_report r = { 0 };
 	struct rfc_size_result z = size_at(&s, 64);
 
-	(void)state;
 	rfc_config_defaults(&c, true);
 	c.b2b_repeats = 4;
 	c.b2b_max_s = 0.01;	/* up to 100 000 frames */
@@ -245,7 +237,6 @@ static void test_full_run_fills_every_test(void **state)
 	struct rfc_report r = { 0 };
 	unsigned int i;
 
-	(void)state;
 	run_all(&s, &r, 10);
 	assert_int_equal(r.nb_sizes, 3);
 	for (i = 0; i < 3; i++) {
@@ -289,7 +280,6 @@ static void test_report_files_are_written_and_valid(void **state)
 	char dir[] = "/tmp/tern-rfc2544-XXXXXX", path[256], err[256], cmd[512];
 	char *text;
 
-	(void)state;
 	run_all(&s, &r, 0);
 	snprintf(r.generator, sizeof(r.generator), "simulated \"DUT\"");
 	r.dut_info = strdup("line one\nline \"two\"\tend");

@@ -122,7 +122,6 @@ static void test_neighbours_resolve_their_nexthops_and_stop_at_the_limit(void **
 	struct rte_ether_addr mac;
 	int last, i;
 
-	(void)state;
 	for (i = 1; i <= NEIGH_MAX; i++) {
 		mac = neigh_mac(i);
 		assert_int_equal(rib_neigh_set(0, 0xc6120000u + i, &mac, false), 0);
@@ -165,7 +164,6 @@ static void test_nexthop_ids_are_reused(void **state)
 	unsigned int used;
 	int i;
 
-	(void)state;
 	rib_counts(&c);
 	used = c.nexthops;
 	add_q(via(10));
@@ -185,7 +183,6 @@ static void test_table_preference_comes_before_metric(void **state)
 {
 	struct rib_nh_spec local = { .type = RIB_NH_LOCAL }, b = via(2);
 
-	(void)state;
 	assert_int_equal(add(T_LAST, 0, via(3), RIB_ADD_APPEND), 0);
 	assert_int_equal(in_use(), 3);
 	assert_int_equal(add(T_EXTRA, 900, via(1), RIB_ADD_APPEND), 0);
@@ -208,7 +205,6 @@ static void test_table_preference_comes_before_metric(void **state)
 
 static void test_unlisted_tables_are_refused(void **state)
 {
-	(void)state;
 	assert_int_equal(add(300, 0, via(1), RIB_ADD_APPEND), -EINVAL);
 	assert_int_equal(in_use(), -1);
 	assert_int_equal(rib_table_rank(RT_TABLE_LOCAL), 0);
@@ -222,7 +218,6 @@ static void test_append_prepend_replace_keep_the_kernels_order(void **state)
 {
 	struct rib_nh_spec x = via(10), y = via(11), z = via(12), w = via(13);
 
-	(void)state;
 	assert_int_equal(add(RT_TABLE_MAIN, 0, x, RIB_ADD_APPEND), 0);
 	assert_int_equal(add(RT_TABLE_MAIN, 0, y, RIB_ADD_APPEND), 0);
 	assert_int_equal(in_use(), 10);	/* appended: the first stays in use */
@@ -246,7 +241,6 @@ static void test_a_displaced_route_stays_first_of_its_kind(void **state)
 {
 	struct rib_nh_spec x = via(20), y = via(21), better = via(22);
 
-	(void)state;
 	assert_int_equal(add(RT_TABLE_MAIN, 100, x, RIB_ADD_APPEND), 0);
 	assert_int_equal(add(RT_TABLE_MAIN, 100, y, RIB_ADD_APPEND), 0);
 	assert_int_equal(add(RT_TABLE_MAIN, 50, better, RIB_ADD_APPEND), 0);
@@ -263,7 +257,6 @@ static void test_replace_of_a_route_set_aside(void **state)
 {
 	struct rib_nh_spec used = via(30), old = via(31), new = via(32);
 
-	(void)state;
 	assert_int_equal(add(RT_TABLE_MAIN, 10, used, RIB_ADD_APPEND), 0);
 	assert_int_equal(add(RT_TABLE_MAIN, 20, old, RIB_ADD_APPEND), 0);
 	assert_int_equal(add(RT_TABLE_MAIN, 20, new, RIB_ADD_REPLACE), 0);
@@ -279,7 +272,6 @@ static void test_a_resync_renews_twins_and_sweeps_the_rest(void **state)
 {
 	struct rib_nh_spec x = via(40), y = via(41), v = via(42);
 
-	(void)state;
 	assert_int_equal(add(RT_TABLE_MAIN, 0, x, RIB_ADD_APPEND), 0);
 	assert_int_equal(add(RT_TABLE_MAIN, 0, y, RIB_ADD_APPEND), 0);
 	/* the kernel's dump after an overflow: x is gone, y and a new v are there */
@@ -350,7 +342,6 @@ static void test_random_changes_follow_the_kernels_model(void **state)
 	static const uint32_t tbl[] = { RT_TABLE_LOCAL, RT_TABLE_MAIN, T_EXTRA, T_LAST };
 	unsigned int step, seed = 2026;
 
-	(void)state;
 	for (step = 0; step < 20000; step++) {
 		uint32_t table = tbl[rand_r(&seed) % 4], metric = (rand_r(&seed) % 2) * 10;
 		uint32_t gw = 1 + rand_r(&seed) % 4;
@@ -411,7 +402,6 @@ static void test_random_changes_follow_the_kernels_model(void **state)
 
 static void test_the_kernels_flags_give_the_mode(void **state)
 {
-	(void)state;
 	assert_int_equal(mirror_add_mode(NLM_F_REPLACE), RIB_ADD_REPLACE);
 	assert_int_equal(mirror_add_mode(NLM_F_REPLACE | NLM_F_CREATE), RIB_ADD_REPLACE);
 	assert_int_equal(mirror_add_mode(NLM_F_CREATE | NLM_F_EXCL), RIB_ADD_APPEND);

@@ -27,7 +27,6 @@ static void test_rxq_backoff_idle_queue_waits_longer_up_to_the_cap(void **state)
 	uint8_t polled[64];
 	unsigned int i, at[8], n = 0;
 
-	(void)state;
 	run(&b, none, 64, polled);
 	for (i = 0; i < 64 && n < 8; i++)
 		if (polled[i])
@@ -51,7 +50,6 @@ static void test_rxq_backoff_frames_bring_polling_back_to_every_loop(void **stat
 	uint8_t polled[48];
 	unsigned int i;
 
-	(void)state;
 	for (i = 30; i < 48; i++)
 		frames[i] = 32;	/* the queue gets busy at loop 30, a loop it is polled in */
 	run(&b, frames, 48, polled);
@@ -69,7 +67,6 @@ static void test_rxq_backoff_busy_queue_is_polled_every_loop(void **state)
 	uint8_t polled[32];
 	unsigned int i;
 
-	(void)state;
 	for (i = 0; i < 32; i++)
 		frames[i] = 1;
 	run(&b, frames, 32, polled);

@@ -20,7 +20,6 @@ static char err[512];
 
 static int setup(void **state)
 {
-	(void)state;
 	snprintf(path, sizeof(path), "/tmp/tern-test-store-%d.db", getpid());
 	unlink(path);
 	return 0;
@@ -30,7 +29,6 @@ static int teardown(void **state)
 {
 	char p[96];
 
-	(void)state;
 	store_close();
 	unlink(path);
 	snprintf(p, sizeof(p), "%s-wal", path);
@@ -47,7 +45,6 @@ static void test_store_round_trip_and_history(void **state)
 	int64_t id1, id2;
 	char *text;
 
-	(void)state;
 	assert_int_equal(store_open(path, err, sizeof(err)), 0);
 	assert_int_equal(store_load(0, &text, err, sizeof(err)), -ENOENT);
 	assert_int_equal(store_save("hostname a\nend\n", "root", &id1), 0);
@@ -92,7 +89,6 @@ static void test_store_corrupt_header_is_moved_aside(void **state)
 	int64_t id;
 	int i;
 
-	(void)state;
 	for (i = 0; i < 4096; i++)
 		fputc(i * 7 & 0xff, f);
 	fclose(f);
@@ -113,7 +109,6 @@ static void test_store_corrupt_page_is_moved_aside(void **state)
 	FILE *f;
 	int i;
 
-	(void)state;
 	assert_int_equal(store_open(path, err, sizeof(err)), 0);
 	for (i = 0; i < 50; i++)
 		assert_int_equal(store_save("hostname a\nip route 198.19.0.0/16 blackhole\nend\n", "root", &id), 0);
@@ -134,7 +129,6 @@ static void test_store_settings_and_schema_version(void **state)
 {
 	struct store_info info;
 
-	(void)state;
 	assert_int_equal(store_open(path, err, sizeof(err)), 0);
 	assert_int_equal(store_info(&info), 0);
 	assert_int_equal(info.schema_version, STORE_SCHEMA_VERSION);
@@ -154,7 +148,6 @@ static void test_store_newer_schema_is_refused_and_left_alone(void **state)
 {
 	int64_t id;
 
-	(void)state;
 	assert_int_equal(store_open(path, err, sizeof(err)), 0);
 	assert_int_equal(store_save("hostname a\nend\n", "root", &id), 0);
 	store_close();
@@ -171,7 +164,6 @@ static void test_store_older_schema_is_migrated(void **state)
 	struct store_info info;
 	char *text;
 
-	(void)state;
 	/* what a ternd before schema versions wrote */
 	assert_int_equal(sql("CREATE TABLE config (id INTEGER PRIMARY KEY AUTOINCREMENT, created TEXT NOT NULL,"
 			     " user TEXT NOT NULL, text TEXT NOT NULL);"
@@ -189,7 +181,6 @@ static void test_store_unusable_without_open(void **state)
 	char *text;
 	int64_t id;
 
-	(void)state;
 	assert_int_equal(store_save("x", "root", &id), -ENODEV);
 	assert_int_equal(store_load(0, &text, err, sizeof(err)), -ENODEV);
 }
@@ -202,7 +193,6 @@ static void test_transition_removes_then_adds(void **state)
 			 "ip route 198.19.1.0/24 blackhole\nend\n";
 	struct outbuf out;
 
-	(void)state;
 	ob_init(&out);
 	assert_int_equal(config_transition(from, to, &out), 0);
 	assert_string_equal(out.buf,
