@@ -149,16 +149,6 @@ static int static_members(uint32_t prefix, uint8_t len, uint32_t metric, struct 
 	} else {
 		return -ENOENT;
 	}
-	if (nb == 1) {
-		const struct lone_weight *w = lone_weight_find(prefix, len, metric);
-		uint32_t ifindex = m[0].gw ? 0 : mirror_port_ifindex(m[0].port);
-
-		h[0] = (struct nlr_hop){ .gw = m[0].gw, .ifindex = ifindex, .weight = 1 };
-		if (w != NULL && w->hop.gw == h[0].gw && w->hop.ifindex == h[0].ifindex)
-			h[0].weight = w->hop.weight;
-		*n = 1;
-		return 0;
-	}
 	for (i = 0; i < nb; i++) {
 		uint32_t ifindex = m[i].gw ? 0 : mirror_port_ifindex(m[i].port);
 
@@ -167,6 +157,12 @@ static int static_members(uint32_t prefix, uint8_t len, uint32_t metric, struct 
 		if (j == *n)
 			h[(*n)++] = (struct nlr_hop){ .gw = m[i].gw, .ifindex = ifindex };
 		h[j].weight++;
+	}
+	if (nb == 1) {	/* a lone route: its weight, if given, is the one kept aside */
+		const struct lone_weight *w = lone_weight_find(prefix, len, metric);
+
+		if (w != NULL && w->hop.gw == h[0].gw && w->hop.ifindex == h[0].ifindex)
+			h[0].weight = w->hop.weight;
 	}
 	return 0;
 }

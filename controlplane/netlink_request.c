@@ -66,10 +66,10 @@ int nlr_addr(bool add, uint32_t ifindex, uint32_t ip, uint8_t len)
 	return transact(nlh);
 }
 
-int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw, uint32_t ifindex,
-	      uint32_t metric)
+/* The head of a static route request in the main table: header, rtmsg, RTA_DST, RTA_PRIORITY. */
+static struct nlmsghdr *static_route_msg(char *buf, bool add, uint32_t prefix, uint8_t len,
+					 uint8_t type, uint8_t scope, uint32_t metric)
 {
-	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
 	struct rtmsg *rtm;
 
@@ -81,16 +81,25 @@ int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw,
 	rtm->rtm_table = RT_TABLE_MAIN;
 	rtm->rtm_protocol = RTPROT_STATIC;
 	rtm->rtm_type = type;
-	rtm->rtm_scope = type == RTN_UNICAST && gw == 0 ? RT_SCOPE_LINK : RT_SCOPE_UNIVERSE;
-	if (!add)
-		rtm->rtm_scope = RT_SCOPE_NOWHERE;
+	rtm->rtm_scope = scope;
 	mnl_attr_put_u32(nlh, RTA_DST, htonl(prefix));
+	if (metric)
+		mnl_attr_put_u32(nlh, RTA_PRIORITY, metric);
+	return nlh;
+}
+
+int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw, uint32_t ifindex,
+	      uint32_t metric)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	uint8_t scope = !add ? RT_SCOPE_NOWHERE :
+			type == RTN_UNICAST && gw == 0 ? RT_SCOPE_LINK : RT_SCOPE_UNIVERSE;
+	struct nlmsghdr *nlh = static_route_msg(buf, add, prefix, len, type, scope, metric);
+
 	if (gw)
 		mnl_attr_put_u32(nlh, RTA_GATEWAY, htonl(gw));
 	if (ifindex)
 		mnl_attr_put_u32(nlh, RTA_OIF, ifindex);
-	if (metric)
-		mnl_attr_put_u32(nlh, RTA_PRIORITY, metric);
 	return transact(nlh);
 }
 
@@ -98,25 +107,13 @@ int nlr_route_group(uint32_t prefix, uint8_t len, uint32_t metric, const struct 
 		    unsigned int n)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nlmsghdr *nlh;
 	struct nlattr *mp;
-	struct rtmsg *rtm;
 	unsigned int i;
 
 	if (n == 0 || n > 256)
 		return -EINVAL;
-	nlh->nlmsg_type = RTM_NEWROUTE;
-	nlh->nlmsg_flags = NLM_F_CREATE | NLM_F_REPLACE;
-	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-	rtm->rtm_family = AF_INET;
-	rtm->rtm_dst_len = len;
-	rtm->rtm_table = RT_TABLE_MAIN;
-	rtm->rtm_protocol = RTPROT_STATIC;
-	rtm->rtm_type = RTN_UNICAST;
-	rtm->rtm_scope = RT_SCOPE_UNIVERSE;
-	mnl_attr_put_u32(nlh, RTA_DST, htonl(prefix));
-	if (metric)
-		mnl_attr_put_u32(nlh, RTA_PRIORITY, metric);
+	nlh = static_route_msg(buf, true, prefix, len, RTN_UNICAST, RT_SCOPE_UNIVERSE, metric);
 	mp = mnl_attr_nest_start(nlh, RTA_MULTIPATH);
 	for (i = 0; i < n; i++) {
 		struct rtnexthop *rtnh = mnl_nlmsg_get_payload_tail(nlh);
