@@ -21,7 +21,7 @@
 # tern, tern-b when TERN_B is set, l3fwd, testpmd). All of ternd's threads run on the
 # forwarding core, as l3fwd's only busy thread does (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
-# fault in a router when its peer leaves (controlplane/memif_peer_guard.c guards ternd; l3fwd
+# fault in a router when its peer leaves (dataplane/workarounds/memif_peer_guard.c guards ternd; l3fwd
 # and testpmd have no guard), and here no peer leaves before the end.
 set -u
 export TERND_ONE_CPU=${TERND_ONE_CPU:-1}
@@ -174,7 +174,7 @@ done
 # frames and more of its CPU goes to offering and counting them. GEN_ZERO_COPY=0 makes them
 # copy. DPDK 22.11's zero-copy client closed EAL's hugepage file descriptors and then sent
 # routers the wrong file (one start in three failed, and a router died of SIGBUS) until
-# tern-bench kept them open (dataplane/memseg_fd_guard.c). A router may still fault as a
+# tern-bench kept them open (dataplane/workarounds/memseg_fd_guard.c). A router may still fault as a
 # peer leaves, so up to 3 attempts, each with every router alive.
 for attempt in 1 2 3; do
 	for dut in "${DUTS[@]}"; do

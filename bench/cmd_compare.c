@@ -18,7 +18,7 @@
 #include "bench/cmd_compare.h"
 #include "bench/compare.h"
 #include "bench/ports.h"
-#include "dataplane/eal_exit.h"
+#include "dataplane/workarounds/eal_exit.h"
 
 #define MAX_PORTS (2 * COMPARE_MAX_DUTS)
 #define MAX_ROUNDS 10000

@@ -12,7 +12,7 @@
 #include "bench/args.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
-#include "bench/pipeline.h"
+#include "dataplane/harness/pipeline.h"
 #include "bench/routes.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"

@@ -23,7 +23,8 @@
 #include "bench/gen.h"
 #include "bench/ports.h"
 #include "bench/rfc2544.h"
-#include "dataplane/eal_exit.h"
+#include "dataplane/ip4.h"
+#include "dataplane/workarounds/eal_exit.h"
 
 #define MAX_PORTS 2
 
@@ -393,9 +394,8 @@ int rfc2544_cmd(int argc, char **argv)
 				      : 0;
 	}
 	snprintf(r.generator, sizeof(r.generator), "tern-bench %s, %s; ports %s and %s; %u flows "
-		 "from %u.%u.%u.%u; line rate %s%g Gbit/s", TERN_VERSION, rte_version(), ports[0], ports[1],
-		 rn.gen[0].flows, rn.gen[0].src_ip >> 24, (rn.gen[0].src_ip >> 16) & 255,
-		 (rn.gen[0].src_ip >> 8) & 255, rn.gen[0].src_ip & 255,
+		 "from " IP4_FMT "; line rate %s%g Gbit/s", TERN_VERSION, rte_version(), ports[0], ports[1],
+		 rn.gen[0].flows, IP4_ARGS(rn.gen[0].src_ip),
 		 c.line_gbps > 0 ? "(the port's reported speed unless --line-rate) " : "unknown ",
 		 c.line_gbps);
 	if (sock)

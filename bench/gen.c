@@ -126,9 +126,9 @@ static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
 	}
 	sent = rte_eth_tx_burst(g->p->tx_port, 0, m, n);
 	for (i = 0; i < n; i++) {
-		if (flood[i] && i < sent)
+		if (i < sent && flood[i])
 			g->flood_tx++;
-		else if (!flood[i] && i >= sent)
+		else if (i >= sent && !flood[i])
 			g->seq--;	/* unsent frames never existed */
 	}
 	if (sent < n)

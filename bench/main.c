@@ -16,11 +16,12 @@
 #include "bench/churn.h"
 #include "bench/cmd_compare.h"
 #include "bench/cmd_pipeline.h"
+#include "bench/cmd_rfc2544.h"
 #include "bench/gen.h"
 #include "bench/ports.h"
-#include "bench/cmd_rfc2544.h"
 #include "bench/routes.h"
-#include "dataplane/eal_exit.h"
+#include "dataplane/ip4.h"
+#include "dataplane/workarounds/eal_exit.h"
 
 #define MAX_PORTS 8
 
@@ -194,9 +195,8 @@ static void report(const struct options *o, const struct gen_result *r)
 	       o->gen.flows, rate, r->elapsed_s);
 	printf("  sent     %12lu packets  %8.3f Mpps\n", r->tx, r->tx_pps / 1e6);
 	if (r->flood_tx)
-		printf("  flood    %12lu packets  %8.3f Mpps to %u.%u.%u.%u (not counted above)\n",
-		       r->flood_tx, r->flood_tx / r->elapsed_s / 1e6, o->gen.flood_ip >> 24,
-		       (o->gen.flood_ip >> 16) & 255, (o->gen.flood_ip >> 8) & 255, o->gen.flood_ip & 255);
+		printf("  flood    %12lu packets  %8.3f Mpps to " IP4_FMT " (not counted above)\n",
+		       r->flood_tx, r->flood_tx / r->elapsed_s / 1e6, IP4_ARGS(o->gen.flood_ip));
 	printf("  received %12lu packets  %8.3f Mpps  loss %.4f %%  reordered %lu\n", r->rx,
 	       r->rx_pps / 1e6, loss, r->reordered);
 	if (h->count)

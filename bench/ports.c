@@ -12,8 +12,8 @@
 #include <rte_mbuf.h>
 
 #include "bench/ports.h"
-#include "dataplane/eal_exit.h"
-#include "dataplane/memseg_fd_guard.h"
+#include "dataplane/workarounds/eal_exit.h"
+#include "dataplane/workarounds/memseg_fd_guard.h"
 
 #define MAX_ARGS 64
 
@@ -103,7 +103,7 @@ static int ports_setup(const char *const *ports, unsigned int nb_ports, const ui
 		fprintf(stderr, "tern-bench: cannot create the packet pool: %s\n", rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	/* zero-copy memif clients share the pool's hugepage files (dataplane/memseg_fd_guard.c) */
+	/* zero-copy memif clients share the pool's hugepage files (dataplane/workarounds/memseg_fd_guard.c) */
 	if (memseg_fd_guard_arm() < 0) {
 		fprintf(stderr, "tern-bench: cannot guard the hugepage files zero-copy ports share\n");
 		return -ENOSPC;

@@ -52,7 +52,8 @@ static void svg_chart(FILE *f, const char *title, const char *xlabel, const char
 		      const struct series *s, unsigned int ns, bool x_ticks_at_points)
 {
 	double xmin = INFINITY, xmax = -INFINITY, ymax = 0, step, v;
-	unsigned int i, k, pw = W - ML - MR, ph = H - MT - MB;
+	unsigned int i, k;
+	int pw = W - ML - MR, ph = H - MT - MB;
 
 	for (i = 0; i < ns; i++)
 		for (k = 0; k < s[i].n; k++) {
@@ -108,8 +109,8 @@ static void svg_chart(FILE *f, const char *title, const char *xlabel, const char
 		for (k = 0; k < s[i].n && !s[i].dashed; k++)
 			fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"/>\n",
 				PX(s[i].x[k]), PY(s[i].y[k]), s[i].color);
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			   "stroke-width=\"2\"%s/><text x=\"%d\" y=\"%d\">",
+		fprintf(f, "<line x1=\"%d\" y1=\"%u\" x2=\"%d\" y2=\"%u\" stroke=\"%s\" "
+			   "stroke-width=\"2\"%s/><text x=\"%d\" y=\"%u\">",
 			W - MR + 12, MT + 10 + 20 * i, W - MR + 36, MT + 10 + 20 * i, s[i].color,
 			s[i].dashed ? " stroke-dasharray=\"6 4\"" : "", W - MR + 42, MT + 14 + 20 * i);
 		xml_text(f, s[i].name);

@@ -6,6 +6,7 @@
 
 #include "bench/args.h"
 #include "bench/routes.h"
+#include "dataplane/ip4.h"
 
 uint64_t routes_rand(uint64_t *s)
 {
@@ -93,7 +94,7 @@ int routes_cmd(int argc, char **argv)
 		return fprintf(stderr, "tern-bench routes: no memory for %lu routes\n", n), 1;
 	routes_bgp_like(p, l, n, seed);
 	for (i = 0; i < n; i++)
-		printf("%u.%u.%u.%u/%u\n", p[i] >> 24, (p[i] >> 16) & 255, (p[i] >> 8) & 255, p[i] & 255, l[i]);
+		printf(IP4_FMT "/%u\n", IP4_ARGS(p[i]), l[i]);
 	free(p);
 	free(l);
 	return 0;

@@ -60,6 +60,29 @@ static inline bool ip4_cksum20_ok(const struct rte_ipv4_hdr *ip)
 	return s != 0 && s % 0xffff == 0;
 }
 
+/* printf of a host-order IPv4 address: printf("to " IP4_FMT "\n", IP4_ARGS(ip)). */
+#define IP4_FMT "%u.%u.%u.%u"
+#define IP4_ARGS(a) (unsigned int)((a) >> 24), (unsigned int)(((a) >> 16) & 255), \
+	(unsigned int)(((a) >> 8) & 255), (unsigned int)((a) & 255)
+
+/*
+ * Martian addresses (RFC 1812 §5.3.7), by first octet. No source may be in 0/8, 127/8 or
+ * 224/3 (multicast, class E, broadcast); no destination in 0/8 or 127/8. The fast path
+ * leaves both sets to the long path with this one table: the destinations it leaves
+ * (martians, multicast, 240/4 and broadcast) are exactly the sources' martians.
+ */
+static const uint8_t ip4_martian_src_octet[256] = { [0] = 1, [127] = 1, [224 ... 255] = 1 };
+
+static inline bool ip4_martian_src(uint32_t src)
+{
+	return ip4_martian_src_octet[src >> 24];
+}
+
+static inline bool ip4_martian_dst(uint32_t dst)
+{
+	return (dst >> 24) == 0 || (dst >> 24) == 127;
+}
+
 /*
  * Checks a header that lies in len contiguous bytes (of a frame carrying
  * frame_len bytes of IP). cksum_known: the port already verified it.
@@ -83,9 +106,9 @@ static inline enum ip4_verdict ip4_check(const struct rte_ipv4_hdr *ip, uint32_t
 		return IP4_BAD_CHECKSUM;
 	src = rte_be_to_cpu_32(ip->src_addr);
 	dst = rte_be_to_cpu_32(ip->dst_addr);
-	if (unlikely((src >> 24) == 0 || (src >> 24) == 127 || src >= 0xe0000000u))
+	if (unlikely(ip4_martian_src(src)))
 		return IP4_MARTIAN_SRC;
-	if (unlikely((dst >> 24) == 0 || (dst >> 24) == 127))
+	if (unlikely(ip4_martian_dst(dst)))
 		return IP4_MARTIAN_DST;
 	return IP4_OK;
 }

@@ -15,7 +15,9 @@ int dp_nh_init(void)
 {
 	uint32_t i;
 
-	dp_nh_table = rte_zmalloc("tern_nh", DP_NH_MAX * sizeof(*dp_nh_table), RTE_CACHE_LINE_SIZE);
+	/* a table of pointers to entries */
+	dp_nh_table = rte_zmalloc("tern_nh", DP_NH_MAX * sizeof(*dp_nh_table), /* NOLINT(bugprone-sizeof-expression) */
+				  RTE_CACHE_LINE_SIZE);
 	if (dp_nh_table == NULL)
 		return -ENOMEM;
 	/* Every slot points somewhere: a stale id reads "no route", never NULL. */

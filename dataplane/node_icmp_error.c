@@ -8,8 +8,8 @@
 
 #include "dataplane/icmp.h"
 #include "dataplane/node.h"
-#include "dataplane/trace.h"
 #include "dataplane/node_sink.h"
+#include "dataplane/trace.h"
 
 enum icmp_error_next {
 	ICMP_ERROR_NEXT_LOOKUP,

@@ -22,13 +22,6 @@
 #define IP4_FAST_NEXT_SLOW 0
 
 /*
- * First octets the fast path leaves to the long one, as a source (martians:
- * 0/8, 127/8, 224/3) and as a destination (0/8, 127/8 martians; multicast,
- * 240/4 and broadcast), which happen to be the same set.
- */
-static const uint8_t special_octet[256] = { [0] = 1, [127] = 1, [224 ... 255] = 1 };
-
-/*
  * rte_be_to_cpu_16 swaps a variable through inline assembly, which the
  * compiler can neither fold into the load (movbe) nor into a comparison; the
  * builtin lets it do both.
@@ -66,8 +59,9 @@ static inline struct rte_ipv4_hdr *fast_candidate(struct rte_mbuf *m, uint32_t *
 	if (unlikely(ip->version_ihl != RTE_IPV4_VHL_DEF || ip->time_to_live <= 1 ||
 		     tl < sizeof(*ip) || tl + sizeof(*eth) > m->pkt_len))
 		return NULL;
-	if (unlikely(special_octet[((const uint8_t *)&ip->src_addr)[0]] |
-		     special_octet[((const uint8_t *)&ip->dst_addr)[0]]))
+	/* martian sources; martian, multicast, 240/4 and broadcast destinations (ip4.h) */
+	if (unlikely(ip4_martian_src_octet[((const uint8_t *)&ip->src_addr)[0]] |
+		     ip4_martian_src_octet[((const uint8_t *)&ip->dst_addr)[0]]))
 		return NULL;
 	if (unlikely(ck == RTE_MBUF_F_RX_IP_CKSUM_BAD ||
 		     (ck != RTE_MBUF_F_RX_IP_CKSUM_GOOD && !ip4_cksum20_ok(ip))))
@@ -147,8 +141,10 @@ fast_frames(void **objs, uint16_t from, uint16_t to, struct rte_fib *fib,
 		uint32_t len;
 		uint64_t id;
 
-		if (checked) {
+		if (checked) {	/* hdr and tl are given exactly when checked */
+			/* cppcheck-suppress nullPointer */
 			ip = hdr[i - from];
+			/* cppcheck-suppress nullPointer */
 			len = tl[i - from];
 		} else {
 			ip = fast_candidate(m, &len);

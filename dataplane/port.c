@@ -7,10 +7,10 @@
 #include <rte_mbuf.h>
 
 #include "dataplane/dp.h"
-#include "dataplane/eal_exit.h"
-#include "dataplane/memseg_fd_guard.h"
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
+#include "dataplane/workarounds/eal_exit.h"
+#include "dataplane/workarounds/memseg_fd_guard.h"
 
 #define RX_DESC 1024
 #define TX_DESC 1024

@@ -12,10 +12,10 @@
 #include <rte_lcore.h>
 
 #include "dataplane/dp.h"
-#include "dataplane/graph_walk.h"
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
 #include "dataplane/rcu.h"
+#include "dataplane/workarounds/graph_walk.h"
 
 int dp_worker_add(unsigned int lcore, const struct dp_rxq *rxq, unsigned int nb_rxq,
 		  unsigned int rx_burst)

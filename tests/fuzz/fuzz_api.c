@@ -27,10 +27,10 @@
 #include <rte_eal.h>
 
 #include "api/tern_api.h"
-#include "controlplane/api_server.h"
-#include "controlplane/command.h"
-#include "controlplane/event_loop.h"
-#include "controlplane/rib.h"
+#include "controlplane/mirror/rib.h"
+#include "controlplane/shell/command.h"
+#include "controlplane/ternd/api_server.h"
+#include "controlplane/ternd/event_loop.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"

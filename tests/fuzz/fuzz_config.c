@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "controlplane/config.h"
-#include "controlplane/eal_args.h"
+#include "controlplane/ternd/config.h"
+#include "controlplane/ternd/eal_args.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

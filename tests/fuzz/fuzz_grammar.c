@@ -12,8 +12,8 @@
 #include <linux/rtnetlink.h>
 #include <rte_eal.h>
 
-#include "controlplane/command.h"
-#include "controlplane/rib.h"
+#include "controlplane/mirror/rib.h"
+#include "controlplane/shell/command.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"

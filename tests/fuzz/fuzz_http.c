@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "controlplane/metrics.h"
+#include "controlplane/metrics/metrics.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 
-#include "controlplane/netlink_parse.h"
+#include "controlplane/mirror/netlink_parse.h"
 
 static int check_one(const struct nlmsghdr *nlh, void *data)
 {

@@ -27,7 +27,7 @@
 #include <rte_mempool.h>
 #include <rte_ring.h>
 
-#include "bench/pipeline.h"
+#include "dataplane/harness/pipeline.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/punt.h"

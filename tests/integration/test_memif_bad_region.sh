@@ -1,13 +1,13 @@
 #!/bin/bash
-# memif peers whose memory ternd must not map (bench/memif_bad_peer.py): one announces its
+# memif peers whose memory ternd must not map (tests/fixtures/memif_bad_peer.py): one announces its
 # rings' 33 KiB memfd as 256 MiB, as DPDK 22.11's zero-copy client did by mistake; one sends
 # a memfd not sealed against shrinking and cuts it once connected. ternd must refuse both,
 # say why, count them, and stay up, and the port must then take a good peer and forward.
-# Without the checks in controlplane/memif_peer_guard.c ternd mapped the regions and its
+# Without the checks in dataplane/workarounds/memif_peer_guard.c ternd mapped the regions and its
 # worker died of SIGBUS at its next read of the rings.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin memif-bad-region
-SESSIONS=2 BAD_PEERS=3 SHRINK_PEERS=2 "$TERN_ROOT/bench/memif_peer.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1
+SESSIONS=2 BAD_PEERS=3 SHRINK_PEERS=2 "$TERN_ROOT/tests/fixtures/memif_peer.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1
 rc=$?
 grep -v '^  session' "$T_DIR/run.log" | sed 's/^/    /' | tail -n 6
 check "ternd refused 5 bad peers, then forwarded for 2 good ones, and is still up" [ $rc -eq 0 ]

@@ -1,18 +1,18 @@
 #!/bin/bash
 # A memif peer leaves and comes back 40 times while ternd forwards between two memif ports,
 # all of ternd on one CPU: ternd must live through every disconnect and forward in every
-# session, then ternd-static the same. Without controlplane/memif_peer_guard.c the worker
+# session, then ternd-static the same. Without dataplane/workarounds/memif_peer_guard.c the worker
 # read the peer's unmapped rings in about one session of fourteen and ternd died of SIGSEGV.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin memif-peer
-SESSIONS=40 "$TERN_ROOT/bench/memif_peer.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1
+SESSIONS=40 "$TERN_ROOT/tests/fixtures/memif_peer.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1
 rc=$?
 grep -v '^  session' "$T_DIR/run.log" | sed 's/^/    /' | tail -n 6
 check "ternd forwarded in all 40 sessions and is still up" [ $rc -eq 0 ]
 check "every session forwarded frames" [ "$(grep -c '^  session .* frames forwarded' "$T_DIR/run.log")" -eq 40 ]
 # ternd-static holds the memif PMD in its own text, where the guard takes the PMD's munmap
 # by a name its build gave it (Makefile, MEMIF_GUARDED), not by interposition.
-SESSIONS=40 TERND_BIN=$TERN_BUILD/ternd-static "$TERN_ROOT/bench/memif_peer.sh" "$TERN_BUILD" \
+SESSIONS=40 TERND_BIN=$TERN_BUILD/ternd-static "$TERN_ROOT/tests/fixtures/memif_peer.sh" "$TERN_BUILD" \
 	> "$T_DIR/static.log" 2>&1
 rc=$?
 grep -v '^  session' "$T_DIR/static.log" | sed 's/^/    static: /' | tail -n 3

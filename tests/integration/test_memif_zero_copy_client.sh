@@ -1,12 +1,12 @@
 #!/bin/bash
-# ternd with two memif ports that are zero-copy clients (bench/memif_zc_client.sh): both
+# ternd with two memif ports that are zero-copy clients (tests/fixtures/memif_zc_client.sh): both
 # connect to tern-bench's server ports, ternd forwards between them, and EAL's hugepage
 # file descriptors stay open. DPDK 22.11's memif PMD closed them as the first port
-# connected; without dataplane/memseg_fd_guard.c the second port then offered its peer the
+# connected; without dataplane/workarounds/memseg_fd_guard.c the second port then offered its peer the
 # wrong file.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin memif-zc
-"$TERN_ROOT/bench/memif_zc_client.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1
+"$TERN_ROOT/tests/fixtures/memif_zc_client.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1
 rc=$?
 sed 's/^/    /' "$T_DIR/run.log" | tail -n 6
 check "ternd forwarded through two zero-copy client ports and is still up" [ $rc -eq 0 ]

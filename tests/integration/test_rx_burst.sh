@@ -1,11 +1,11 @@
 #!/bin/bash
 # [worker N] rx_burst bounds what one poll of a queue takes: ternd on two memif ports with the
-# generator flat out (bench/rx_burst.sh, bursts of 32 sent), once with rx_burst 8 and once with
+# generator flat out (tests/fixtures/rx_burst.sh, bursts of 32 sent), once with rx_burst 8 and once with
 # the default. With 8, each busy poll brings at most 8 (and, behind bursts of 32, nearly 8);
 # with the default (128) show workers says 128 and a poll brings whole bursts of 32 or more.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin rx-burst
-SECS=1 "$TERN_ROOT/bench/rx_burst.sh" "$TERN_BUILD" 8 128 > "$T_DIR/run.log" 2>&1
+SECS=1 "$TERN_ROOT/tests/fixtures/rx_burst.sh" "$TERN_BUILD" 8 128 > "$T_DIR/run.log" 2>&1
 rc=$?
 sed 's/^/    /' "$T_DIR/run.log"
 check "both runs forwarded, and no poll brought more than its burst" [ $rc -eq 0 ]

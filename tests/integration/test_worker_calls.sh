@@ -1,10 +1,10 @@
 #!/bin/bash
 # A worker makes no system call, no heap call and never blocks, forwarding or punting
-# (bench/worker_calls.sh: strace and gdb on the worker thread alone, its voluntary context
+# (tests/fixtures/worker_calls.sh: strace and gdb on the worker thread alone, its voluntary context
 # switches, and the control thread traced the same ways to show the tracing sees calls).
 . "$(dirname "$0")/lib.sh"
 tern_test_begin calls
-SECS=1 "$TERN_ROOT/bench/worker_calls.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1
+SECS=1 "$TERN_ROOT/tests/fixtures/worker_calls.sh" "$TERN_BUILD" > "$T_DIR/run.log" 2>&1
 rc=$?
 sed 's/^/    /' "$T_DIR/run.log" | tail -n 10
 check "forwarding, the worker made no system or heap call and did not block" \

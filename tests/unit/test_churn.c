@@ -9,7 +9,7 @@
 #include <linux/rtnetlink.h>
 
 #include "bench/churn.h"
-#include "controlplane/netlink_parse.h"
+#include "controlplane/mirror/netlink_parse.h"
 
 static const struct churn_params params = {
 	.base = 0x64400000u,	/* 100.64.0.0/10 */

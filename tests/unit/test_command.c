@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "controlplane/command.h"
+#include "controlplane/shell/command.h"
 #include "dataplane/dp.h"
 
 static struct cmd_session s;

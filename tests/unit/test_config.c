@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "controlplane/config.h"
-#include "controlplane/eal_args.h"
+#include "controlplane/ternd/config.h"
+#include "controlplane/ternd/eal_args.h"
 
 static const char *const good =
 	"# two memif ports, one worker\n"

@@ -1,5 +1,5 @@
 /*
- * Which ports keep a program from rte_eal_cleanup() (dataplane/eal_exit.c):
+ * Which ports keep a program from rte_eal_cleanup() (dataplane/workarounds/eal_exit.c):
  * memif ports that listen, whatever else their arguments say, and no other.
  */
 #include <setjmp.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "dataplane/eal_exit.h"
+#include "dataplane/workarounds/eal_exit.h"
 
 static void test_memif_servers_listen(void **state)
 {

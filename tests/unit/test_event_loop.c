@@ -1,5 +1,5 @@
 /*
- * The control loop's batches (controlplane/event_loop.c): an object closed by one handler of a
+ * The control loop's batches (controlplane/ternd/event_loop.c): an object closed by one handler of a
  * batch is not handed to another handler of the same batch, it is freed only once the batch
  * is done, and a handler that asks for another turn gets it before the loop sleeps.
  */
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "controlplane/event_loop.h"
+#include "controlplane/ternd/event_loop.h"
 
 /* An object with two handlers, like an API client with its socket and its job's pipe. */
 struct two {

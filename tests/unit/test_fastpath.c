@@ -24,7 +24,7 @@
 #include <rte_ring.h>
 #include <rte_udp.h>
 
-#include "bench/pipeline.h"
+#include "dataplane/harness/pipeline.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/punt.h"

@@ -20,7 +20,7 @@
 #include <rte_graph.h>
 #include <rte_graph_worker.h>
 
-#include "dataplane/graph_walk.h"
+#include "dataplane/workarounds/graph_walk.h"
 
 #define SPIN 200000		/* TSC cycles an empty poll takes */
 #define WALKS 200

@@ -6,7 +6,7 @@
 
 #include <cmocka.h>
 
-#include "controlplane/log.h"
+#include "controlplane/ternd/log.h"
 
 static void test_ratelimit_passes_a_burst_then_counts(void **state)
 {

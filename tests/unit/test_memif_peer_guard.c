@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "controlplane/memif_peer_guard.h"
+#include "dataplane/workarounds/memif_peer_guard.h"
 
 /* A memfd of len bytes sealed as DPDK's memif PMD seals its own regions. */
 static int sealed_memfd(off_t len)

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "dataplane/memseg_fd_guard.h"
+#include "dataplane/workarounds/memseg_fd_guard.h"
 
 static bool is_open(int fd)
 {

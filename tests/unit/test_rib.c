@@ -18,9 +18,9 @@
 #include <linux/rtnetlink.h>
 #include <rte_eal.h>
 
-#include "controlplane/netlink.h"
-#include "controlplane/rib.h"
-#include "controlplane/rib_priv.h"
+#include "controlplane/mirror/netlink.h"
+#include "controlplane/mirror/rib.h"
+#include "controlplane/mirror/rib_priv.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"

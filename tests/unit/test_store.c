@@ -12,8 +12,8 @@
 
 #include <cmocka.h>
 
-#include "controlplane/running_config.h"
-#include "controlplane/store.h"
+#include "controlplane/shell/running_config.h"
+#include "controlplane/shell/store.h"
 
 static char path[64];
 static char err[512];

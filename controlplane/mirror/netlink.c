@@ -1,0 +1,334 @@
+/* Netlink sockets of the mirror: subscription, dumps, batched event handling, resync. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/rtnetlink.h>
+
+#include <rte_lcore.h>
+
+#include "controlplane/mirror/netlink.h"
+#include "controlplane/mirror/rib.h"
+#include "controlplane/ternd/event_loop.h"
+#include "controlplane/ternd/log.h"
+
+#define NL_BUF (1u << 20)
+
+static struct mnl_socket *ev_sock;
+static struct ev_handler ev = { .fd = -1 };
+static struct nl_stats stats;
+static unsigned int want_rcvbuf;
+static char *buf;
+
+/*
+ * Batches a stream of changes. Every batch that reaches the FIB costs a grace
+ * period (the control thread waits for each worker's next loop), and a router
+ * program that changes routes one request at a time would otherwise make one
+ * batch a message. So after a batch, the socket is left unread until
+ * batch_interval has passed since it was applied: what arrives meanwhile waits
+ * in the kernel and goes in as the next batch. A change after a quiet spell
+ * goes in at once. An API request applies what a wait holds back first, so the
+ * wait never makes an answer older than it would have been without it.
+ */
+static uint64_t batch_interval_ns;
+static uint64_t last_batch_ns;
+static struct ev_handler batch_timer = { .fd = -1 };	/* timerfd: the end of the wait */
+static bool waiting;			/* the socket is out of the event loop until then */
+
+const struct nl_stats *netlink_stats(void)
+{
+	return &stats;
+}
+
+unsigned int netlink_backlog(void)
+{
+	int n = 0;
+
+	if (ev.fd >= 0 && ioctl(ev.fd, FIONREAD, &n) < 0)
+		n = 0;
+	return n;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
+}
+
+static int apply_one(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_msg m;
+
+	if (nlh->nlmsg_type == NLMSG_ERROR)
+		return MNL_CB_OK;
+	stats.messages++;
+	if (nl_parse(nlh, &m) < 0) {
+		stats.malformed++;
+		TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a malformed message (type %u, %u bytes) ignored",
+				     nlh->nlmsg_type, nlh->nlmsg_len);
+		return MNL_CB_OK;	/* one bad message never stops the rest */
+	}
+	mirror_apply(&m, &stats);
+	return MNL_CB_OK;
+}
+
+static void on_events(struct ev_handler *h, uint32_t events);
+
+static int subscribe(char *err, size_t errlen)
+{
+	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH;
+	int fd, v = want_rcvbuf;
+	socklen_t len = sizeof(v);
+
+	ev_sock = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	if (ev_sock == NULL || mnl_socket_bind(ev_sock, groups, MNL_SOCKET_AUTOPID) < 0) {
+		snprintf(err, errlen, "cannot subscribe to rtnetlink: %s", strerror(errno));
+		return -errno;
+	}
+	fd = mnl_socket_get_fd(ev_sock);
+	/* FORCE lifts the rmem_max cap (we are root); plain SO_RCVBUF otherwise */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) < 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
+	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len);
+	stats.rcvbuf = v;
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	ev.fd = fd;
+	ev.cb = on_events;
+	return ev_add(&ev, EPOLLIN);
+}
+
+static void batch_timer_stop(void)
+{
+	struct itimerspec off = { 0 };
+
+	timerfd_settime(batch_timer.fd, 0, &off, NULL);
+}
+
+static void unsubscribe(void)
+{
+	if (waiting) {
+		waiting = false;
+		batch_timer_stop();
+	}
+	if (ev_sock == NULL)
+		return;
+	ev_del(&ev);
+	mnl_socket_close(ev_sock);
+	ev_sock = NULL;
+	ev.fd = -1;
+}
+
+static int dump_tables(unsigned int helper_lcore)
+{
+	int rc;
+
+	if ((rc = netlink_dump(RTM_GETLINK, AF_UNSPEC, apply_one, NULL)) < 0 ||
+	    (rc = netlink_dump(RTM_GETADDR, AF_INET, apply_one, NULL)) < 0 ||
+	    (rc = netlink_dump_ahead(RTM_GETROUTE, AF_INET, apply_one, NULL, helper_lcore)) < 0 ||
+	    (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0)
+		return rc;
+	return 0;
+}
+
+static int dump_all(void)
+{
+	int rc = dump_tables(RTE_MAX_LCORE);	/* workers own their lcores by now */
+
+	return rc < 0 ? rc : rib_commit();
+}
+
+
+int netlink_resync(void)
+{
+	struct timespec t0, t1;
+	char err[256];
+	unsigned int swept;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	stats.resyncs++;
+	unsubscribe();
+	rc = subscribe(err, sizeof(err));
+	if (rc < 0) {
+		TERN_LOG(rib, ERR, "resync: %s", err);
+		return rc;
+	}
+	rib_mark_begin();
+	rc = dump_all();
+	swept = rib_sweep();
+	stats.swept += swept;
+	rib_commit();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	stats.last_resync_s = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	TERN_LOG(rib, NOTICE, "resynchronised with the kernel in %.3f s: %u stale entries removed%s",
+		 stats.last_resync_s, swept, rc < 0 ? " (a dump failed; will retry)" : "");
+	return rc;
+}
+
+/* Reads until the socket is empty, then applies the whole batch to the FIB at once; returns
+ * the messages read (0 after a resync). */
+static uint64_t drain_batch(void)
+{
+	uint64_t before = stats.messages, n;
+	bool resync = false;
+
+	if (ev_sock == NULL)
+		return 0;
+	for (;;) {
+		struct sockaddr_nl from;
+		socklen_t flen = sizeof(from);
+		ssize_t r = recvfrom(ev.fd, buf, NL_BUF, 0, (struct sockaddr *)&from, &flen);
+
+		if (r >= 0 && from.nl_pid != 0) {
+			stats.malformed++;	/* only the kernel speaks for the kernel */
+			TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a message from process %u, not the kernel, ignored",
+					     from.nl_pid);
+			continue;
+		}
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK)
+				break;
+			if (errno == ENOBUFS)
+				stats.overflows++;
+			TERN_LOG(rib, WARNING, "netlink socket: %s; resynchronising", strerror(errno));
+			resync = true;
+			break;
+		}
+		if (nl_for_each(buf, r, apply_one, NULL) < 0)
+			stats.malformed++;
+	}
+	if (resync) {
+		netlink_resync();
+		return 0;
+	}
+	n = stats.messages - before;
+	if (n) {
+		stats.batches++;
+		if (n > stats.max_batch)
+			stats.max_batch = n;
+		rib_commit();
+		last_batch_ns = now_ns();
+	}
+	return n;
+}
+
+void netlink_drain(void)
+{
+	drain_batch();
+}
+
+void netlink_catch_up(void)
+{
+	if (waiting)
+		drain_batch();
+}
+
+/* Leaves the socket out of the event loop until batch_interval after the last batch; false
+ * when that time has passed already. */
+static bool batch_wait(void)
+{
+	uint64_t until = last_batch_ns + batch_interval_ns;
+	struct itimerspec t = { .it_value = { .tv_sec = until / 1000000000u,
+					      .tv_nsec = until % 1000000000u } };
+
+	if (batch_timer.fd < 0 || now_ns() >= until ||
+	    timerfd_settime(batch_timer.fd, TFD_TIMER_ABSTIME, &t, NULL) < 0)
+		return false;
+	if (!waiting && ev_mod(&ev, 0) < 0) {
+		batch_timer_stop();
+		return false;
+	}
+	waiting = true;
+	stats.batch_waits++;
+	return true;
+}
+
+/* A wait leaves the socket with no events asked, but epoll still reports an error (the kernel
+ * overran the buffer: ENOBUFS), which the read that starts the resync clears. */
+static void on_events(struct ev_handler *h, uint32_t events)
+{
+	if (!(events & EPOLLERR) && batch_wait())
+		return;
+	if (drain_batch() > 0)
+		batch_wait();
+}
+
+/* The wait is over: what came meanwhile is the next batch. While changes keep coming the
+ * socket stays out of the loop and the timer wakes this thread once a batch; when none came,
+ * the socket is watched again, and the next change goes in as soon as it arrives. */
+static void on_batch_due(struct ev_handler *h, uint32_t events)
+{
+	uint64_t expirations;
+
+	if (read(h->fd, &expirations, sizeof(expirations)) < 0 || !waiting)
+		return;
+	if (drain_batch() > 0 && batch_wait())
+		return;
+	waiting = false;
+	ev_mod(&ev, EPOLLIN);
+}
+
+int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned int helper_lcore,
+		  char *err, size_t errlen)
+{
+	uint64_t t0, dumped;	/* monotonic ms */
+	int rc, published;
+
+	buf = malloc(NL_BUF);
+	if (buf == NULL)
+		return -ENOMEM;
+	want_rcvbuf = rcvbuf;
+	batch_interval_ns = (uint64_t)batch_interval_us * 1000;
+	stats.batch_interval_us = batch_interval_us;
+	if (batch_interval_us > 0) {
+		batch_timer.fd = timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+		batch_timer.cb = on_batch_due;
+		if (batch_timer.fd < 0 || (rc = ev_add(&batch_timer, EPOLLIN)) < 0) {
+			rc = batch_timer.fd < 0 ? -errno : rc;
+			snprintf(err, errlen, "cannot set up the netlink batch timer: %s", strerror(-rc));
+			return rc;
+		}
+	}
+	rc = subscribe(err, errlen);
+	if (rc < 0)
+		return rc;
+	t0 = tern_log_now_ms();
+	rib_stage_begin();
+	rc = dump_tables(helper_lcore);
+	dumped = tern_log_now_ms();
+	published = rib_publish();
+	if (rc == 0)
+		rc = published;
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot dump the kernel's tables: %s", strerror(-rc));
+		return rc;
+	}
+	TERN_LOG(rib, NOTICE, "kernel tables read (and staged in the FIB) in %.3f s, %u routes, forwarded from %.3f s later; the FIB's second copy follows in the background",
+		 (dumped - t0) / 1e3, rib_route_total(), (tern_log_now_ms() - dumped) / 1e3);
+	return 0;
+}
+
+void netlink_stop(void)
+{
+	unsubscribe();
+	if (batch_timer.fd >= 0) {
+		ev_del(&batch_timer);
+		close(batch_timer.fd);
+		batch_timer.fd = -1;
+	}
+	free(buf);
+	buf = NULL;
+}

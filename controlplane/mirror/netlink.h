@@ -1,0 +1,69 @@
+/*
+ * The netlink mirror: ternd follows the kernel's links, IPv4 addresses, IPv4
+ * routes (main and local tables) and neighbours on its ports' TAPs. Subscribe
+ * first, then dump, so nothing that changes in between is missed; a socket
+ * error or overflow (ENOBUFS) triggers a resync: reopen, dump everything,
+ * sweep what the dump did not show.
+ */
+#ifndef TERN_NETLINK_H
+#define TERN_NETLINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "controlplane/mirror/netlink_parse.h"
+#include "controlplane/mirror/rib.h"
+
+struct nl_stats {
+	uint64_t messages;
+	uint64_t links, addrs, routes, neighs;
+	uint64_t malformed;
+	uint64_t routes_skipped;	/* not through a port, another table, unsupported type */
+	uint64_t routes_refused, neighs_refused, addrs_refused;	/* a table was full */
+	uint64_t resyncs;
+	uint64_t overflows;		/* ENOBUFS: the kernel dropped messages for us */
+	uint64_t swept;			/* stale entries removed by resyncs */
+	uint64_t batches;
+	uint64_t max_batch;
+	uint64_t batch_waits;		/* batches that waited for batch_interval_us */
+	unsigned int batch_interval_us;
+	double last_resync_s;
+	unsigned int rcvbuf;
+};
+
+/* Subscribes and loads the kernel's tables; helper_lcore (or RTE_MAX_LCORE) reads the route
+ * dump ahead while this thread applies it. Later changes reach the FIB in batches at least
+ * batch_interval_us apart (0: each read of the socket is a batch). */
+int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned int helper_lcore,
+		  char *err, size_t errlen);
+void netlink_stop(void);
+/* Processes whatever the kernel has sent so far (after a config change), whether or not the
+ * batch interval is over. */
+void netlink_drain(void);
+/* The same, if a batch is waiting for the interval: before an API request is answered. */
+void netlink_catch_up(void);
+int netlink_resync(void);
+/* Dumps one kernel table on its own socket, calling cb for each message (netlink_dump.c). */
+int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr *, void *),
+		 void *data);
+/* The same, with the kernel's side of the dump run by a reader on lcore, an idle EAL worker
+ * lcore, while cb runs here; the plain dump when lcore is not idle (or RTE_MAX_LCORE). */
+int netlink_dump_ahead(uint16_t type, uint8_t family,
+		       int (*cb)(const struct nlmsghdr *, void *), void *data, unsigned int lcore);
+const struct nl_stats *netlink_stats(void);
+/* Bytes the kernel has queued for us and we have not read yet. */
+unsigned int netlink_backlog(void);
+
+/* The mirror's side: applies one parsed message (netlink_mirror.c). */
+void mirror_apply(const struct nl_msg *m, struct nl_stats *st);
+/* What the FIB should hold for a kernel route: 0 and *s, or -ENODEV/-ENOTSUP (not mirrored). */
+int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s);
+enum rib_add_mode mirror_add_mode(uint16_t flags);
+/* ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1. */
+uint32_t mirror_port_ifindex(unsigned int port);
+int mirror_ifindex_port(uint32_t ifindex);
+/* Gives port i the MTU (and its routes' nexthops with it), or records it as refused and
+ * returns a negative errno with why; the kernel interface is the caller's to set. */
+int mirror_port_mtu(unsigned int i, uint32_t mtu, char *why, size_t len);
+
+#endif

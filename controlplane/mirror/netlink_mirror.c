@@ -1,0 +1,229 @@
+/* Applies parsed kernel messages to ports and the RIB: the kernel is the RIB, ternd follows. */
+#include <errno.h>
+#include <string.h>
+
+#include <linux/rtnetlink.h>
+#include <rte_ethdev.h>
+
+#include "controlplane/mirror/netlink.h"
+#include "controlplane/mirror/netlink_request.h"
+#include "controlplane/mirror/rib.h"
+#include "controlplane/ternd/log.h"
+#include "dataplane/dp.h"
+#include "dataplane/ip4.h"
+#include "dataplane/node.h"
+#include "kni/exception.h"
+
+static uint32_t port_ifindex[DP_MAX_PORTS];
+
+uint32_t mirror_port_ifindex(unsigned int port)
+{
+	return port < DP_MAX_PORTS ? port_ifindex[port] : 0;
+}
+
+int mirror_ifindex_port(uint32_t ifindex)
+{
+	unsigned int i;
+
+	if (ifindex == 0)
+		return -1;
+	for (i = 0; i < dp.nb_ports; i++)
+		if (port_ifindex[i] == ifindex)
+			return i;
+	return -1;
+}
+
+int mirror_port_mtu(unsigned int i, uint32_t mtu, char *why, size_t len)
+{
+	struct dp_port *p = &dp.ports[i];
+	int rc;
+
+	rc = dp_port_set_mtu(p, mtu, why, len);
+	if (rc < 0) {
+		p->mtu_refused = mtu <= UINT16_MAX ? mtu : UINT16_MAX;
+		return rc;
+	}
+	p->mtu_refused = 0;
+	rib_port_changed(i);
+	TERN_LOG(rib, NOTICE, "%s: MTU %u", p->name, p->mtu);
+	return 0;
+}
+
+/*
+ * The kernel interface's MTU is the port's only if the port takes it. When the driver
+ * refuses (or the packet buffers are too small), the port keeps its MTU and the kernel
+ * interface is set back to it, so that the kernel sends nothing the port cannot carry and
+ * routing daemons see the MTU that holds; show interfaces names the refused value.
+ */
+static void apply_mtu(unsigned int i, const struct nl_link *l)
+{
+	struct dp_port *p = &dp.ports[i];
+	char why[192];
+	int rc;
+
+	if (mirror_port_mtu(i, l->mtu, why, sizeof(why)) == 0)
+		return;
+	rc = nlr_link(l->ifindex, -1, p->mtu);
+	TERN_LOG(rib, WARNING, "%s: the port refuses MTU %u: %s; it keeps MTU %u%s", p->name,
+		 l->mtu, why, p->mtu, rc < 0 ? ", and its kernel interface could not be set back to it" :
+		 " and its kernel interface is set back to it");
+}
+
+static void apply_link(const struct nl_msg *m)
+{
+	const struct nl_link *l = &m->link;
+	struct dp_port *p;
+	unsigned int i;
+
+	for (i = 0; i < dp.nb_ports; i++)
+		if (strcmp(kni_tap_name(i), l->name) == 0 || port_ifindex[i] == l->ifindex)
+			break;
+	if (i == dp.nb_ports)
+		return;
+	if (m->del) {
+		port_ifindex[i] = 0;
+		return;
+	}
+	port_ifindex[i] = l->ifindex;
+	p = &dp.ports[i];
+	if (l->up != p->admin_up) {
+		p->admin_up = l->up;
+		dp_port_map.up[i] = l->up;
+		TERN_LOG(rib, NOTICE, "%s is administratively %s: forwarding %s", p->name,
+			 l->up ? "up" : "down", l->up ? "resumes" : "stops");
+		/* the kernel drops the routes through a downed interface without a word */
+		if (!l->up)
+			TERN_LOG(rib, NOTICE, "%s down: %u routes through it flushed", p->name,
+				 rib_flush_port(i));
+	}
+	if (l->mtu && l->mtu != p->mtu)
+		apply_mtu(i, l);
+}
+
+static void apply_addr(const struct nl_msg *m, struct nl_stats *st)
+{
+	int port = mirror_ifindex_port(m->addr.ifindex);
+
+	if (port < 0)
+		return;
+	if (m->del)
+		rib_addr_del(port, m->addr.ip, m->addr.len);
+	else if (rib_addr_add(port, m->addr.ip, m->addr.len) < 0 && ++st->addrs_refused)
+		TERN_LOG_RATELIMITED(rib, WARNING, "address on %s not mirrored: the address table is full",
+			 dp.ports[port].name);
+}
+
+/* Builds the nexthop of a unicast route; -ENODEV when a hop is not on one of our ports. */
+static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
+{
+	unsigned int i, w;
+
+	if (r->nb_paths == 0)
+		return -ENODEV;
+	if (r->nb_paths == 1) {
+		int port = mirror_ifindex_port(r->paths[0].ifindex);
+
+		if (port < 0)
+			return -ENODEV;
+		s->type = r->paths[0].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED;
+		s->hop = (struct rib_hop){ port, r->paths[0].gw };
+		return 0;
+	}
+	s->type = RIB_NH_GROUP;
+	s->nb_members = 0;
+	for (i = 0; i < r->nb_paths; i++) {
+		int port = mirror_ifindex_port(r->paths[i].ifindex);
+
+		if (port < 0)
+			return -ENODEV;
+		/* a hop of weight w is w members: the flow hash spreads by weight */
+		for (w = 0; w < r->paths[i].weight && s->nb_members < RIB_GROUP_MAX; w++)
+			s->members[s->nb_members++] = (struct rib_hop){ port, r->paths[i].gw };
+	}
+	return 0;
+}
+
+int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	if (rib_table_rank(r->table) < 0 || r->tos != 0)
+		return -ENOTSUP;
+	switch (r->type) {
+	case RTN_UNICAST: return unicast_nh(r, s);
+	case RTN_LOCAL:
+	case RTN_BROADCAST: s->type = RIB_NH_LOCAL; return 0;
+	case RTN_BLACKHOLE: s->type = RIB_NH_BLACKHOLE; return 0;
+	case RTN_UNREACHABLE: s->type = RIB_NH_UNREACHABLE; return 0;
+	case RTN_PROHIBIT: s->type = RIB_NH_PROHIBIT; return 0;
+	}
+	return -ENOTSUP;
+}
+
+/* The kernel's flags on a new route say where it goes among those of its table and metric:
+ * replace the first, append, or (create without exclusive) prepend; a dump's routes come in
+ * order, each appended. */
+enum rib_add_mode mirror_add_mode(uint16_t flags)
+{
+	if (flags & NLM_F_REPLACE)
+		return RIB_ADD_REPLACE;
+	if ((flags & (NLM_F_CREATE | NLM_F_EXCL | NLM_F_APPEND)) == NLM_F_CREATE)
+		return RIB_ADD_PREPEND;
+	return RIB_ADD_APPEND;
+}
+
+static void apply_route(const struct nl_msg *m, struct nl_stats *st)
+{
+	const struct nl_route *r = &m->route;
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = r->protocol,
+				     .metric = r->priority, .table = r->table };
+	struct rib_nh_spec s;
+	int rc;
+
+	rc = mirror_route_nh(r, &s);
+	if (m->del) {
+		/* the kernel names the route it removed: one of several of that table and metric */
+		if (rc == 0)
+			rib_route_del(r->prefix, r->len, r->table, r->priority, &s);
+		return;
+	}
+	if (rc < 0) {
+		st->routes_skipped++;
+		return;
+	}
+	rc = rib_route_add(r->prefix, r->len, &a, &s, mirror_add_mode(m->flags));
+	if (rc < 0 && ++st->routes_refused)
+		TERN_LOG_RATELIMITED(rib, WARNING, "cannot mirror route " IP4_FMT "/%u: %s",
+				     IP4_ARGS(r->prefix), r->len, strerror(-rc));
+}
+
+static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
+{
+	const struct nl_neigh *n = &m->neigh;
+	int port = mirror_ifindex_port(n->ifindex);
+	struct rte_ether_addr mac;
+
+	if (port < 0)
+		return;
+	if (m->del || !nl_neigh_usable(n->state) || !n->has_mac) {
+		rib_neigh_del(port, n->ip);
+		return;
+	}
+	memcpy(mac.addr_bytes, n->mac, 6);
+	if (rib_neigh_set(port, n->ip, &mac, n->state & NUD_PERMANENT) < 0 && ++st->neighs_refused)
+		TERN_LOG_RATELIMITED(rib, WARNING, "neighbour " IP4_FMT " not mirrored: the neighbour table is full",
+				     IP4_ARGS(n->ip));
+}
+
+void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
+{
+	TERN_LOG(rib, DEBUG, "netlink: %s %s", m->del ? "del" : "new",
+		 m->kind == NL_LINK ? "link" : m->kind == NL_ADDR ? "address" :
+		 m->kind == NL_ROUTE ? "route" : m->kind == NL_NEIGH ? "neighbour" : "other");
+	switch (m->kind) {
+	case NL_LINK: st->links++; apply_link(m); break;
+	case NL_ADDR: st->addrs++; apply_addr(m, st); break;
+	case NL_ROUTE: st->routes++; apply_route(m, st); break;
+	case NL_NEIGH: st->neighs++; apply_neigh(m, st); break;
+	case NL_IGNORED: break;
+	}
+}

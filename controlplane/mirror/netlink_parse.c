@@ -1,0 +1,268 @@
+/* Parsing of rtnetlink link, address, route and neighbour messages with libmnl. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <string.h>
+
+#include <libmnl/libmnl.h>
+#include <linux/if.h>
+#include <linux/if_addr.h>
+#include <linux/neighbour.h>
+#include <linux/rtnetlink.h>
+
+#include "controlplane/mirror/netlink_parse.h"
+
+#define MAX_ATTR 64
+
+struct attrs {
+	const struct nlattr *tb[MAX_ATTR];
+};
+
+static int collect(const struct nlattr *a, void *data)
+{
+	struct attrs *t = data;
+	int type = mnl_attr_get_type(a);
+
+	/* attributes we do not know are skipped, as the kernel's newer ones must be */
+	if (type >= 0 && type < MAX_ATTR)
+		t->tb[type] = a;
+	return MNL_CB_OK;
+}
+
+static int get_u32(const struct nlattr *a, uint32_t *v)
+{
+	if (mnl_attr_validate(a, MNL_TYPE_U32) < 0)
+		return -EINVAL;
+	*v = mnl_attr_get_u32(a);
+	return 0;
+}
+
+static int get_ip4(const struct nlattr *a, uint32_t *ip)
+{
+	uint32_t be;
+
+	if (mnl_attr_get_payload_len(a) != 4)
+		return -EINVAL;
+	memcpy(&be, mnl_attr_get_payload(a), 4);
+	*ip = ntohl(be);
+	return 0;
+}
+
+static int parse_link(const struct nlmsghdr *nlh, struct nl_link *l)
+{
+	const struct ifinfomsg *ifi;
+	struct attrs t = { 0 };
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifi)))
+		return -EBADMSG;
+	ifi = mnl_nlmsg_get_payload(nlh);
+	if (mnl_attr_parse(nlh, sizeof(*ifi), collect, &t) < 0)
+		return -EBADMSG;
+	memset(l, 0, sizeof(*l));
+	l->ifindex = ifi->ifi_index;
+	l->up = ifi->ifi_flags & IFF_UP;
+	l->running = ifi->ifi_flags & IFF_RUNNING;
+	if (t.tb[IFLA_IFNAME]) {
+		if (mnl_attr_validate(t.tb[IFLA_IFNAME], MNL_TYPE_NUL_STRING) < 0 ||
+		    strlen(mnl_attr_get_str(t.tb[IFLA_IFNAME])) >= sizeof(l->name))
+			return -EINVAL;
+		strcpy(l->name, mnl_attr_get_str(t.tb[IFLA_IFNAME]));
+	}
+	if (t.tb[IFLA_MTU] && get_u32(t.tb[IFLA_MTU], &l->mtu) < 0)
+		return -EINVAL;
+	if (t.tb[IFLA_ADDRESS] && mnl_attr_get_payload_len(t.tb[IFLA_ADDRESS]) == 6) {
+		memcpy(l->mac, mnl_attr_get_payload(t.tb[IFLA_ADDRESS]), 6);
+		l->has_mac = true;
+	}
+	return 0;
+}
+
+static int parse_addr(const struct nlmsghdr *nlh, struct nl_addr *a, bool *ipv4)
+{
+	const struct ifaddrmsg *ifa;
+	struct attrs t = { 0 };
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)))
+		return -EBADMSG;
+	ifa = mnl_nlmsg_get_payload(nlh);
+	*ipv4 = ifa->ifa_family == AF_INET;
+	if (!*ipv4)
+		return 0;
+	if (mnl_attr_parse(nlh, sizeof(*ifa), collect, &t) < 0 || ifa->ifa_prefixlen > 32)
+		return -EBADMSG;
+	memset(a, 0, sizeof(*a));
+	a->ifindex = ifa->ifa_index;
+	a->len = ifa->ifa_prefixlen;
+	if (t.tb[IFA_LOCAL])
+		return get_ip4(t.tb[IFA_LOCAL], &a->ip);
+	if (t.tb[IFA_ADDRESS])
+		return get_ip4(t.tb[IFA_ADDRESS], &a->ip);
+	return -EINVAL;
+}
+
+static int parse_multipath(const struct nlattr *mp, struct nl_route *r)
+{
+	const struct rtnexthop *nh = mnl_attr_get_payload(mp);
+	int left = mnl_attr_get_payload_len(mp);
+
+	while (left > 0) {
+		struct nl_path *p;
+
+		if (left < (int)sizeof(*nh) || nh->rtnh_len < sizeof(*nh) || nh->rtnh_len > left)
+			return -EBADMSG;
+		if (r->nb_paths == NL_MAX_PATHS)
+			return -E2BIG;
+		p = &r->paths[r->nb_paths++];
+		p->ifindex = nh->rtnh_ifindex;
+		p->weight = nh->rtnh_hops + 1;
+		p->gw = 0;
+		if (nh->rtnh_len > RTNH_LENGTH(0)) {
+			/* the hop's own attributes follow it */
+			const void *payload = RTNH_DATA(nh);
+			size_t plen = nh->rtnh_len - RTNH_LENGTH(0);
+			const struct nlattr *attr;	/* the name libmnl's macro uses */
+
+			mnl_attr_for_each_payload(payload, plen) {
+				if (mnl_attr_get_type(attr) == RTA_GATEWAY && get_ip4(attr, &p->gw) < 0)
+					return -EINVAL;
+			}
+		}
+		left -= RTNH_ALIGN(nh->rtnh_len);
+		nh = RTNH_NEXT(nh);
+	}
+	return 0;
+}
+
+static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv4)
+{
+	const struct rtmsg *rtm;
+	struct attrs t = { 0 };
+	int rc;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)))
+		return -EBADMSG;
+	rtm = mnl_nlmsg_get_payload(nlh);
+	*ipv4 = rtm->rtm_family == AF_INET;
+	if (!*ipv4)
+		return 0;
+	if (mnl_attr_parse(nlh, sizeof(*rtm), collect, &t) < 0 || rtm->rtm_dst_len > 32)
+		return -EBADMSG;
+	memset(r, 0, sizeof(*r));
+	r->table = rtm->rtm_table;
+	r->len = rtm->rtm_dst_len;
+	r->type = rtm->rtm_type;
+	r->protocol = rtm->rtm_protocol;
+	r->tos = rtm->rtm_tos;
+	if (t.tb[RTA_TABLE] && get_u32(t.tb[RTA_TABLE], &r->table) < 0)
+		return -EINVAL;
+	if (t.tb[RTA_DST] && get_ip4(t.tb[RTA_DST], &r->prefix) < 0)
+		return -EINVAL;
+	if (t.tb[RTA_PRIORITY] && get_u32(t.tb[RTA_PRIORITY], &r->priority) < 0)
+		return -EINVAL;
+	if (t.tb[RTA_MULTIPATH])
+		return parse_multipath(t.tb[RTA_MULTIPATH], r);
+	if (t.tb[RTA_OIF] || t.tb[RTA_GATEWAY]) {
+		struct nl_path *p = &r->paths[r->nb_paths++];
+
+		p->weight = 1;
+		if (t.tb[RTA_OIF] && (rc = get_u32(t.tb[RTA_OIF], &p->ifindex)) < 0)
+			return rc;
+		if (t.tb[RTA_GATEWAY] && (rc = get_ip4(t.tb[RTA_GATEWAY], &p->gw)) < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int parse_neigh(const struct nlmsghdr *nlh, struct nl_neigh *n, bool *ipv4)
+{
+	const struct ndmsg *ndm;
+	struct attrs t = { 0 };
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ndm)))
+		return -EBADMSG;
+	ndm = mnl_nlmsg_get_payload(nlh);
+	*ipv4 = ndm->ndm_family == AF_INET;
+	if (!*ipv4)
+		return 0;
+	if (mnl_attr_parse(nlh, sizeof(*ndm), collect, &t) < 0 || t.tb[NDA_DST] == NULL)
+		return -EBADMSG;
+	memset(n, 0, sizeof(*n));
+	n->ifindex = ndm->ndm_ifindex;
+	n->state = ndm->ndm_state;
+	if (get_ip4(t.tb[NDA_DST], &n->ip) < 0)
+		return -EINVAL;
+	if (t.tb[NDA_LLADDR]) {
+		if (mnl_attr_get_payload_len(t.tb[NDA_LLADDR]) != 6)
+			return -EINVAL;
+		memcpy(n->mac, mnl_attr_get_payload(t.tb[NDA_LLADDR]), 6);
+		n->has_mac = true;
+	}
+	return 0;
+}
+
+int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
+{
+	bool ipv4 = true;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->kind = NL_IGNORED;
+	if (nlh->nlmsg_len < sizeof(*nlh))
+		return -EBADMSG;
+	out->flags = nlh->nlmsg_flags;
+	switch (nlh->nlmsg_type) {
+	case RTM_NEWLINK:
+	case RTM_DELLINK:
+		out->kind = NL_LINK;
+		out->del = nlh->nlmsg_type == RTM_DELLINK;
+		return parse_link(nlh, &out->link);
+	case RTM_NEWADDR:
+	case RTM_DELADDR:
+		out->del = nlh->nlmsg_type == RTM_DELADDR;
+		rc = parse_addr(nlh, &out->addr, &ipv4);
+		out->kind = ipv4 ? NL_ADDR : NL_IGNORED;
+		return rc;
+	case RTM_NEWROUTE:
+	case RTM_DELROUTE:
+		out->del = nlh->nlmsg_type == RTM_DELROUTE;
+		rc = parse_route(nlh, &out->route, &ipv4);
+		out->kind = ipv4 ? NL_ROUTE : NL_IGNORED;
+		return rc;
+	case RTM_NEWNEIGH:
+	case RTM_DELNEIGH:
+		out->del = nlh->nlmsg_type == RTM_DELNEIGH;
+		rc = parse_neigh(nlh, &out->neigh, &ipv4);
+		out->kind = ipv4 ? NL_NEIGH : NL_IGNORED;
+		return rc;
+	}
+	return 0;
+}
+
+int nl_for_each(const void *buf, size_t len, int (*cb)(const struct nlmsghdr *, void *), void *data)
+{
+	const uint8_t *p = buf;
+	int n = 0;
+
+	while (len >= sizeof(struct nlmsghdr)) {
+		const struct nlmsghdr *nlh = (const struct nlmsghdr *)p;
+		/* NLMSG_ALIGN masks with an unsigned int: a length near 2^32 would align to 0 */
+		size_t step = ((size_t)nlh->nlmsg_len + NLMSG_ALIGNTO - 1) & ~(size_t)(NLMSG_ALIGNTO - 1);
+
+		/* the aligned length too: libmnl walks a message's attributes to its aligned
+		 * end, so a last message whose padding is missing would be read past the buffer */
+		if (nlh->nlmsg_len < sizeof(*nlh) || nlh->nlmsg_len > len || step > len)
+			return -EBADMSG;
+		if (nlh->nlmsg_type != NLMSG_DONE && nlh->nlmsg_type != NLMSG_NOOP)
+			cb(nlh, data);
+		n++;
+		if (step >= len)
+			break;
+		p += step;
+		len -= step;
+	}
+	return n;
+}
+
+bool nl_neigh_usable(uint16_t state)
+{
+	return state & (NUD_REACHABLE | NUD_STALE | NUD_DELAY | NUD_PROBE | NUD_PERMANENT | NUD_NOARP);
+}

@@ -1,0 +1,372 @@
+/*
+ * Nexthops shared by routes: a pool of ids the dataplane's nexthop table is indexed by,
+ * counted by reference, each hanging on the chain of an index keyed by its spec (type and
+ * hop, or a group's members), so that finding one costs a short walk. Freed ids are reused
+ * first, and only after the FIB batch that stopped naming them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_jhash.h>
+
+#include "controlplane/mirror/rib_priv.h"
+#include "controlplane/ternd/log.h"
+#include "dataplane/dp.h"
+#include "dataplane/nexthop.h"
+
+#define RIB_RELEASED_MIN 65536
+/* Chains of the index: 2^18 heads, a chain or so per four nexthops of a full table. */
+#define NH_BUCKETS (1u << 18)
+
+struct nh_obj {
+	enum rib_nh_type type;
+	struct rib_hop hop;
+	uint32_t refcnt;
+	bool used;
+	uint8_t nb_members;
+	uint32_t *members;	/* GROUP: member nexthop ids, each holding a reference */
+	uint32_t hash;		/* of its spec: the chain it hangs on */
+	uint32_t next;		/* the next id on that chain; 0 ends it */
+};
+
+static struct nh_obj *nhs;
+static uint32_t nh_high = 1;		/* ids ever used are below this; 0 is "no route" */
+static unsigned int nh_used;
+static uint32_t *nh_chain;		/* NH_BUCKETS heads */
+static uint32_t *nh_free;		/* ids released below nh_high, reused first */
+static unsigned int nb_nh_free;
+static uint32_t *released;		/* nexthops to clear once the FIB no longer names them */
+static unsigned int nb_released, released_cap;
+
+int rib_nh_init(void)
+{
+	nhs = calloc(DP_NH_MAX, sizeof(*nhs));
+	nh_chain = calloc(NH_BUCKETS, sizeof(*nh_chain));
+	nh_free = calloc(DP_NH_MAX, sizeof(*nh_free));
+	released_cap = RIB_RELEASED_MIN;
+	released = calloc(released_cap, sizeof(*released));
+	return nhs && nh_chain && nh_free && released ? 0 : -ENOMEM;
+}
+
+void rib_nh_fini(void)
+{
+	uint32_t i;
+
+	for (i = 0; nhs && i < nh_high; i++)
+		free(nhs[i].members);
+	free(nhs);
+	free(nh_chain);
+	free(nh_free);
+	free(released);
+	nhs = NULL;
+	nh_chain = nh_free = released = NULL;
+	nb_released = nh_used = nb_nh_free = 0;
+	nh_high = 1;
+}
+
+unsigned int rib_nh_count(void)
+{
+	return nh_used;
+}
+
+/* Derives the dataplane's entry from the nexthop and the neighbour table, and publishes it. */
+static int nh_publish(uint32_t id)
+{
+	const struct nh_obj *o = &nhs[id];
+	struct dp_nexthop nh = { .port = o->hop.port };
+	const struct rib_neigh *n;
+
+	switch (o->type) {
+	case RIB_NH_GATEWAY:
+		nh.gw = rte_cpu_to_be_32(o->hop.gw);
+		n = rib_neigh_find(o->hop.port, o->hop.gw);
+		nh.kind = n ? DP_NH_FORWARD : DP_NH_UNRESOLVED;
+		if (n) {
+			nh.eth.dst_addr = n->mac;
+			nh.eth.src_addr = dp.ports[o->hop.port].mac;
+		}
+		nh.mtu = dp.ports[o->hop.port].mtu;
+		break;
+	case RIB_NH_CONNECTED: nh.kind = DP_NH_UNRESOLVED; break;
+	case RIB_NH_LOCAL: nh.kind = DP_NH_LOCAL; break;
+	case RIB_NH_BLACKHOLE: nh.kind = DP_NH_BLACKHOLE; break;
+	case RIB_NH_UNREACHABLE: nh.kind = DP_NH_UNREACHABLE; break;
+	case RIB_NH_PROHIBIT: nh.kind = DP_NH_PROHIBIT; break;
+	case RIB_NH_GROUP:
+		nh.kind = DP_NH_GROUP;
+		nh.nb_members = o->nb_members;
+		return dp_nh_set(id, &nh, o->members);
+	}
+	return dp_nh_set(id, &nh, NULL);
+}
+
+static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct rib_hop *h)
+{
+	if (o->type != type)
+		return false;
+	if (type == RIB_NH_GATEWAY)
+		return o->hop.port == h->port && o->hop.gw == h->gw;
+	if (type == RIB_NH_CONNECTED)
+		return o->hop.port == h->port;
+	return true;
+}
+
+static bool group_is(const struct nh_obj *o, const struct rib_nh_spec *s)
+{
+	unsigned int i;
+
+	if (o->type != RIB_NH_GROUP || o->nb_members != s->nb_members)
+		return false;
+	for (i = 0; i < s->nb_members; i++)
+		if (!hop_is(&nhs[o->members[i]], s->members[i].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED,
+			    &s->members[i]))
+			return false;
+	return true;
+}
+
+static uint32_t hop_hash(enum rib_nh_type type, const struct rib_hop *h)
+{
+	if (type != RIB_NH_GATEWAY && type != RIB_NH_CONNECTED)
+		return rte_jhash_1word(type, 0);
+	return rte_jhash_3words(type, h->port, type == RIB_NH_GATEWAY ? h->gw : 0, 0);
+}
+
+static uint32_t group_hash(const struct rib_nh_spec *s)
+{
+	uint32_t v = rte_jhash_1word(RIB_NH_GROUP, s->nb_members);
+	unsigned int i;
+
+	for (i = 0; i < s->nb_members; i++)
+		v = rte_jhash_2words(s->members[i].port, s->members[i].gw, v);
+	return v;
+}
+
+static void chain_insert(uint32_t id, uint32_t hash)
+{
+	uint32_t *head = &nh_chain[hash & (NH_BUCKETS - 1)];
+
+	nhs[id].hash = hash;
+	nhs[id].next = *head;
+	*head = id;
+}
+
+static void chain_remove(uint32_t id)
+{
+	uint32_t *at = &nh_chain[nhs[id].hash & (NH_BUCKETS - 1)];
+
+	while (*at != 0 && *at != id)
+		at = &nhs[*at].next;
+	if (*at == id)
+		*at = nhs[id].next;
+	nhs[id].next = 0;
+}
+
+static int nh_alloc(uint32_t *id)
+{
+	uint32_t i;
+
+	if (nb_nh_free > 0) {
+		i = nh_free[--nb_nh_free];
+	} else {
+		if (nh_high == DP_NH_MAX)
+			return -ENOSPC;
+		i = nh_high++;
+	}
+	memset(&nhs[i], 0, sizeof(nhs[i]));
+	nhs[i].used = true;
+	nhs[i].refcnt = 1;
+	nh_used++;
+	*id = i;
+	return 0;
+}
+
+/* Gives back an id that never reached the FIB (its publish failed). */
+static void nh_unalloc(uint32_t id)
+{
+	chain_remove(id);
+	nhs[id].used = false;
+	nh_used--;
+	nh_free[nb_nh_free++] = id;
+}
+
+/* The id of the nexthop of that type and hop, or of that group; 0 when none (no reference). */
+static uint32_t nh_find_hop(enum rib_nh_type type, const struct rib_hop *hop)
+{
+	uint32_t h = hop_hash(type, hop), i;
+
+	for (i = nh_chain[h & (NH_BUCKETS - 1)]; i != 0; i = nhs[i].next)
+		if (nhs[i].hash == h && nhs[i].used && hop_is(&nhs[i], type, hop))
+			return i;
+	return 0;
+}
+
+static uint32_t nh_find_group(const struct rib_nh_spec *s)
+{
+	uint32_t h = group_hash(s), i;
+
+	for (i = nh_chain[h & (NH_BUCKETS - 1)]; i != 0; i = nhs[i].next)
+		if (nhs[i].hash == h && nhs[i].used && group_is(&nhs[i], s))
+			return i;
+	return 0;
+}
+
+uint32_t rib_nh_find(const struct rib_nh_spec *s)
+{
+	return s->type == RIB_NH_GROUP ? nh_find_group(s) : nh_find_hop(s->type, &s->hop);
+}
+
+static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint32_t *id)
+{
+	int rc;
+
+	if ((*id = nh_find_hop(type, hop)) != 0) {
+		nhs[*id].refcnt++;
+		return 0;
+	}
+	if ((rc = nh_alloc(id)) < 0)
+		return rc;
+	nhs[*id].type = type;
+	if (type == RIB_NH_GATEWAY || type == RIB_NH_CONNECTED)
+		nhs[*id].hop = *hop;
+	chain_insert(*id, hop_hash(type, hop));
+	rc = nh_publish(*id);
+	if (rc < 0)
+		nh_unalloc(*id);
+	return rc;
+}
+
+int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
+{
+	unsigned int m;
+	uint32_t g;
+	int rc;
+
+	if (s->type != RIB_NH_GROUP)
+		return nh_get_simple(s->type, &s->hop, id);
+	if (s->nb_members == 0 || s->nb_members > RIB_GROUP_MAX)
+		return -EINVAL;
+	if ((*id = nh_find_group(s)) != 0) {
+		nhs[*id].refcnt++;
+		return 0;
+	}
+	if ((rc = nh_alloc(&g)) < 0)
+		return rc;
+	nhs[g].type = RIB_NH_GROUP;
+	chain_insert(g, group_hash(s));
+	nhs[g].members = calloc(s->nb_members, sizeof(uint32_t));
+	if (nhs[g].members == NULL) {
+		rib_nh_put(g);
+		return -ENOMEM;
+	}
+	for (m = 0; m < s->nb_members; m++) {
+		rc = nh_get_simple(s->members[m].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED,
+				   &s->members[m], &nhs[g].members[m]);
+		if (rc < 0) {
+			nhs[g].nb_members = m;
+			rib_nh_put(g);
+			return rc;
+		}
+		nhs[g].nb_members = m + 1;
+	}
+	rc = nh_publish(g);
+	if (rc < 0) {
+		rib_nh_put(g);
+		return rc;
+	}
+	*id = g;
+	return 0;
+}
+
+void rib_nh_put(uint32_t id)
+{
+	if (--nhs[id].refcnt > 0)
+		return;
+	if (nb_released == released_cap) {
+		uint32_t *r = realloc(released, 2 * released_cap * sizeof(*r));
+
+		if (r == NULL) {
+			/* cannot defer: leak the id rather than clear one the FIB may name */
+			TERN_LOG(rib, ERR, "out of memory: nexthop %u stays allocated", id);
+			return;
+		}
+		released = r;
+		released_cap *= 2;
+	}
+	released[nb_released++] = id;
+}
+
+/* The FIB no longer names these: free their slots (a group frees its members too). */
+void rib_nh_release_unused(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_released; i++) {
+		struct nh_obj *o = &nhs[released[i]];
+		unsigned int m;
+
+		if (!o->used || o->refcnt != 0)
+			continue;
+		dp_nh_clear(released[i]);
+		for (m = 0; m < o->nb_members; m++)
+			rib_nh_put(o->members[m]);
+		free(o->members);
+		o->members = NULL;
+		chain_remove(released[i]);
+		o->used = false;
+		nh_used--;
+		nh_free[nb_nh_free++] = released[i];
+	}
+	nb_released = 0;
+}
+
+/* Republished, the nexthop names port's current MAC, MTU and neighbour. */
+bool rib_nh_uses_port(uint32_t id, uint16_t port)
+{
+	const struct nh_obj *o = &nhs[id];
+	unsigned int m;
+
+	if (o->type == RIB_NH_GATEWAY || o->type == RIB_NH_CONNECTED)
+		return o->hop.port == port;
+	for (m = 0; m < o->nb_members; m++)
+		if (nhs[o->members[m]].hop.port == port)
+			return true;
+	return false;
+}
+
+void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out)
+{
+	const struct nh_obj *o = &nhs[id];
+	unsigned int m;
+
+	out->type = o->type;
+	out->hop = o->hop;
+	out->nb_members = o->nb_members;
+	for (m = 0; m < o->nb_members; m++)
+		out->members[m] = nhs[o->members[m]].hop;
+}
+
+enum rib_nh_type rib_nh_kind_of(uint32_t id)
+{
+	return nhs[id].type;
+}
+
+/* Republishes the nexthop through (port, ip): the neighbour's one dependant (nexthops are
+ * shared, and groups name their members by id); or, when ip is 0, every nexthop on port. */
+int rib_nh_refresh(uint16_t port, uint32_t ip)
+{
+	struct rib_hop hop = { .port = port, .gw = ip };
+	uint32_t i;
+	int rc = 0;
+
+	if (ip != 0)
+		return (i = nh_find_hop(RIB_NH_GATEWAY, &hop)) != 0 ? nh_publish(i) : 0;
+	for (i = 1; i < nh_high; i++) {
+		const struct nh_obj *o = &nhs[i];
+
+		if (o->used && o->hop.port == port &&
+		    (o->type == RIB_NH_GATEWAY || o->type == RIB_NH_CONNECTED))
+			rc |= nh_publish(i);
+	}
+	return rc;
+}

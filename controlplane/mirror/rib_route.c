@@ -1,0 +1,507 @@
+/*
+ * The RIB's routes: every kernel route of the mirrored tables, and for each
+ * prefix the one the FIB gets. The kernel may hold several routes for one
+ * prefix: in different tables, with different metrics, and (ip route append,
+ * prepend) several with the same table and metric, of which it uses the
+ * first. The route in use sits in the hash; the others wait aside, in the
+ * kernel's order, and the best of them takes over when it goes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/rtnetlink.h>
+#include <rte_common.h>
+#include <rte_hash.h>
+#include <rte_jhash.h>
+#include <rte_malloc.h>
+
+#include "controlplane/mirror/rib_priv.h"
+
+#define RIB_MAX_ALTERNATES 65536
+
+struct route_key {
+	uint32_t prefix;
+	uint32_t len;
+};
+
+/* One per rte_hash position: the route that key holds. */
+struct route_rec {
+	uint32_t nh;
+	uint32_t metric;
+	uint32_t table;
+	uint8_t src;
+	uint8_t kproto;
+	uint16_t gen;
+};
+
+/* A kernel route waiting behind the one in use at the same prefix. */
+struct alternate {
+	struct route_key key;
+	struct route_rec rec;
+	uint32_t seq;		/* the kernel's order among routes of one table and metric */
+};
+
+static struct rte_hash *routes;
+static struct route_rec *recs;
+static unsigned int max_routes;
+static struct alternate *alts;
+static unsigned int nb_alts;
+/* A prepended route gets a seq below every other, an appended one above. */
+static uint32_t seq_first = 1u << 31, seq_last = 1u << 31;
+static uint32_t tables[RIB_MAX_TABLES];
+static unsigned int nb_tables;
+
+int rib_set_tables(const uint32_t *ids, unsigned int n)
+{
+	unsigned int i;
+
+	if (n > RIB_MAX_TABLES)
+		return -E2BIG;
+	for (i = 0; i < n; i++)
+		if (ids[i] == RT_TABLE_UNSPEC || ids[i] == RT_TABLE_MAIN || ids[i] == RT_TABLE_LOCAL)
+			return -EINVAL;
+	memcpy(tables, ids, n * sizeof(*ids));
+	nb_tables = n;
+	return 0;
+}
+
+int rib_table_rank(uint32_t table)
+{
+	unsigned int i;
+
+	if (table == RT_TABLE_LOCAL)
+		return 0;
+	if (table == RT_TABLE_MAIN)
+		return 1;
+	for (i = 0; i < nb_tables; i++)
+		if (tables[i] == table)
+			return 2 + i;
+	return -ENOENT;
+}
+
+/* Whether a is preferred to b: the table listed first, then the lower metric. */
+static bool rec_better(const struct route_rec *a, const struct route_rec *b)
+{
+	int ra = rib_table_rank(a->table), rb = rib_table_rank(b->table);
+
+	if (ra != rb)
+		return ra < rb;
+	return a->metric < b->metric;
+}
+
+static bool same_slot(const struct route_rec *a, const struct route_rec *b)
+{
+	return a->table == b->table && a->metric == b->metric;
+}
+
+static bool same_key(const struct route_key *a, const struct route_key *b)
+{
+	return a->prefix == b->prefix && a->len == b->len;
+}
+
+int rib_routes_init(unsigned int n)
+{
+	struct rte_hash_parameters prm = {
+		.name = "tern_rib",
+		.entries = n,
+		.key_len = sizeof(struct route_key),
+		.hash_func = rte_jhash,
+		.socket_id = SOCKET_ID_ANY,
+	};
+
+	max_routes = n;
+	routes = rte_hash_create(&prm);
+	/* In DPDK's memory, touched once here: rte_hash hands out its free slots in FIFO order, so
+	 * over a long churn every position gets used, and from malloc the table's pages would
+	 * fault in one by one (16 bytes of RSS per route of capacity: a slow climb that looks like
+	 * a leak). */
+	recs = rte_zmalloc_socket("tern_rib_routes", (n + 1) * sizeof(*recs), RTE_CACHE_LINE_SIZE,
+				  SOCKET_ID_ANY);
+	alts = calloc(RIB_MAX_ALTERNATES, sizeof(*alts));
+	if (!routes || !recs || !alts)
+		return -ENOMEM;
+	return 0;
+}
+
+void rib_routes_fini(void)
+{
+	rte_hash_free(routes);
+	rte_free(recs);
+	free(alts);
+	routes = NULL;
+	recs = NULL;
+	alts = NULL;
+	nb_alts = 0;
+}
+
+/* The first (in the kernel's order) route aside at key in rec's table and metric. */
+static int alt_first(const struct route_key *k, const struct route_rec *slot)
+{
+	int first = -ENOENT;
+	unsigned int i;
+
+	for (i = 0; i < nb_alts; i++)
+		if (same_key(&alts[i].key, k) && same_slot(&alts[i].rec, slot) &&
+		    (first < 0 || alts[i].seq < alts[first].seq))
+			first = i;
+	return first;
+}
+
+/* The route aside at key in slot's table and metric with nexthop nh. */
+static int alt_find(const struct route_key *k, const struct route_rec *slot, uint32_t nh)
+{
+	unsigned int i;
+
+	for (i = 0; i < nb_alts; i++)
+		if (same_key(&alts[i].key, k) && same_slot(&alts[i].rec, slot) && alts[i].rec.nh == nh)
+			return i;
+	return -ENOENT;
+}
+
+static int alt_best(const struct route_key *k)
+{
+	int best = -ENOENT;
+	unsigned int i;
+
+	for (i = 0; i < nb_alts; i++) {
+		const struct alternate *a = &alts[i];
+
+		if (!same_key(&a->key, k))
+			continue;
+		if (best < 0 || rec_better(&a->rec, &alts[best].rec) ||
+		    (same_slot(&a->rec, &alts[best].rec) && a->seq < alts[best].seq))
+			best = i;
+	}
+	return best;
+}
+
+static void alt_remove(int i)
+{
+	rib_nh_put(alts[i].rec.nh);
+	alts[i] = alts[--nb_alts];
+}
+
+/* Sets r aside at k; the reference r holds on its nexthop moves with it. */
+static int alt_store(const struct route_key *k, const struct route_rec *r, uint32_t seq)
+{
+	if (nb_alts == RIB_MAX_ALTERNATES)
+		return -ENOSPC;
+	alts[nb_alts++] = (struct alternate){ .key = *k, .rec = *r, .seq = seq };
+	return 0;
+}
+
+static int install(const struct route_key *k, int32_t pos, const struct route_rec *r)
+{
+	recs[pos] = *r;
+	return rib_queue_op(k->prefix, k->len, false, r->nh);
+}
+
+/* r (with its nexthop reference) takes the place of the route in use, which goes aside first. */
+static int displace(const struct route_key *k, int32_t pos, const struct route_rec *r)
+{
+	int rc = alt_store(k, &recs[pos], --seq_first);
+
+	if (rc < 0) {
+		rib_nh_put(r->nh);
+		return rc;
+	}
+	return install(k, pos, r);
+}
+
+/* r is the same route as one already held (a dump after a resync): renew its mark. */
+static void renew(struct route_rec *held, const struct route_rec *r)
+{
+	rib_nh_put(r->nh);
+	held->gen = r->gen;
+	held->kproto = r->kproto;
+}
+
+/* A kernel route at a prefix that already has one in use (cur). */
+static int add_beside(const struct route_key *k, int32_t pos, const struct route_rec *r,
+		      enum rib_add_mode mode)
+{
+	struct route_rec *cur = &recs[pos];
+	int i, rc;
+
+	if (same_slot(cur, r)) {
+		if (mode == RIB_ADD_REPLACE) {
+			rib_nh_put(cur->nh);
+			return install(k, pos, r);
+		}
+		if (cur->nh == r->nh) {
+			renew(cur, r);
+			return 0;
+		}
+	}
+	if ((i = alt_find(k, r, r->nh)) >= 0) {
+		renew(&alts[i].rec, r);
+		return 0;
+	}
+	if (same_slot(cur, r) ? mode == RIB_ADD_PREPEND : rec_better(r, cur))
+		return displace(k, pos, r);
+	if (mode == RIB_ADD_REPLACE && (i = alt_first(k, r)) >= 0) {
+		rib_nh_put(alts[i].rec.nh);
+		alts[i].rec = *r;
+		return 0;
+	}
+	rc = alt_store(k, r, mode == RIB_ADD_PREPEND ? --seq_first : ++seq_last);
+	if (rc < 0)
+		rib_nh_put(r->nh);
+	return rc;
+}
+
+int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
+		  const struct rib_nh_spec *nh, enum rib_add_mode mode)
+{
+	struct route_key key = { prefix & rib_mask(len), len };
+	struct route_rec rec = { .metric = a->metric, .table = a->table, .src = a->src,
+				 .kproto = a->kproto, .gen = rib_gen };
+	int32_t pos;
+	int rc;
+
+	if (len > 32 || a->src >= RIB_SRC_MAX ||
+	    (a->src == RIB_SRC_KERNEL && rib_table_rank(a->table) < 0))
+		return -EINVAL;
+	pos = rte_hash_lookup(routes, &key);
+	if (pos >= 0 && a->src == RIB_SRC_ADJACENCY && recs[pos].src != RIB_SRC_ADJACENCY)
+		return -EEXIST;	/* an adjacency never hides a kernel route */
+	if ((rc = rib_nh_get(nh, &rec.nh)) < 0)
+		return rc;
+	if (pos >= 0 && recs[pos].src == RIB_SRC_KERNEL && a->src == RIB_SRC_KERNEL)
+		return add_beside(&key, pos, &rec, mode);
+	if (pos < 0) {
+		pos = rte_hash_add_key(routes, &key);
+		if (pos < 0) {
+			rib_nh_put(rec.nh);
+			return pos;
+		}
+	} else {
+		rib_nh_put(recs[pos].nh);	/* a kernel route takes an adjacency's place */
+	}
+	return install(&key, pos, &rec);
+}
+
+/* Removes what key holds; an alternate or an adjacency may take its place. */
+static int route_remove(const struct route_key *key, int32_t pos)
+{
+	int best = alt_best(key), port;
+	bool kernel_host = key->len == 32 && recs[pos].src == RIB_SRC_KERNEL;
+
+	rib_nh_put(recs[pos].nh);
+	if (best >= 0) {
+		recs[pos] = alts[best].rec;
+		alts[best] = alts[--nb_alts];	/* its nexthop reference moves to recs */
+		return rib_queue_op(key->prefix, key->len, false, recs[pos].nh);
+	}
+	rte_hash_del_key(routes, key);
+	rib_queue_op(key->prefix, key->len, true, 0);
+	/* a host route gone: the neighbour's adjacency comes back */
+	if (kernel_host && (port = rib_neigh_port(key->prefix)) >= 0) {
+		struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
+		struct rib_nh_spec s = { .type = RIB_NH_GATEWAY, .hop = { port, key->prefix } };
+
+		return rib_route_add(key->prefix, 32, &adj, &s, RIB_ADD_REPLACE);
+	}
+	return 0;
+}
+
+int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
+		  const struct rib_nh_spec *nh)
+{
+	struct route_key key = { prefix & rib_mask(len), len };
+	struct route_rec slot = { .table = table, .metric = metric };
+	uint32_t id = 0;
+	int32_t pos;
+	int a;
+
+	if (len > 32)
+		return -EINVAL;
+	pos = rte_hash_lookup(routes, &key);
+	if (pos < 0)
+		return -ENOENT;
+	if (nh != NULL && (id = rib_nh_find(nh)) == 0)
+		return -ENOENT;	/* no route has that nexthop */
+	if (recs[pos].src == RIB_SRC_KERNEL && same_slot(&recs[pos], &slot) &&
+	    (nh == NULL || recs[pos].nh == id))
+		return route_remove(&key, pos);
+	a = nh != NULL ? alt_find(&key, &slot, id) : alt_first(&key, &slot);
+	if (a < 0)
+		return -ENOENT;
+	alt_remove(a);
+	return 0;
+}
+
+void rib_adjacency_del(uint32_t ip)
+{
+	struct route_key key = { ip, 32 };
+	int32_t pos = rte_hash_lookup(routes, &key);
+
+	if (pos >= 0 && recs[pos].src == RIB_SRC_ADJACENCY)
+		route_remove(&key, pos);
+}
+
+/* Removes every kernel route (in use or aside) that keep() rejects; returns how many. */
+static unsigned int routes_remove_if(bool (*keep)(const struct route_rec *, uint16_t), uint16_t arg)
+{
+	unsigned int n = rte_hash_count(routes), found = 0, i;
+	struct route_key *doomed = calloc(n ? n : 1, sizeof(*doomed));
+	const void *k;
+	void *v;
+	uint32_t iter = 0;
+	int32_t pos;
+
+	for (i = 0; i < nb_alts;)
+		if (!keep(&alts[i].rec, arg))
+			alt_remove(i);
+		else
+			i++;
+	if (doomed == NULL)
+		return 0;
+	while ((pos = rte_hash_iterate(routes, &k, &v, &iter)) >= 0)
+		if (!keep(&recs[pos], arg))
+			doomed[found++] = *(const struct route_key *)k;
+	for (i = 0; i < found; i++) {
+		pos = rte_hash_lookup(routes, &doomed[i]);
+		if (pos >= 0)
+			route_remove(&doomed[i], pos);
+	}
+	free(doomed);
+	return found;
+}
+
+static bool keep_off_port(const struct route_rec *r, uint16_t port)
+{
+	return r->src != RIB_SRC_KERNEL || !rib_nh_uses_port(r->nh, port);
+}
+
+unsigned int rib_flush_port(uint16_t port)
+{
+	return routes_remove_if(keep_off_port, port);
+}
+
+static bool keep_marked(const struct route_rec *r, uint16_t g)
+{
+	return r->src != RIB_SRC_KERNEL || r->gen == g;
+}
+
+unsigned int rib_routes_sweep(uint16_t g)
+{
+	return routes_remove_if(keep_marked, g);
+}
+
+static void fill_info(const struct route_key *k, const struct route_rec *r,
+		      struct rib_route_info *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->prefix = k->prefix;
+	out->len = k->len;
+	out->attrs = (struct rib_route_attrs){ .src = r->src, .kproto = r->kproto,
+					       .metric = r->metric, .table = r->table };
+	out->nh_id = r->nh;
+	rib_nh_spec_of(r->nh, &out->nh);
+}
+
+int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out)
+{
+	struct route_key key = { prefix & rib_mask(len), len };
+	int32_t pos;
+
+	if (len > 32 || (pos = rte_hash_lookup(routes, &key)) < 0)
+		return -ENOENT;
+	fill_info(&key, &recs[pos], out);
+	return 0;
+}
+
+int rib_route_find(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
+		   struct rib_route_info *out)
+{
+	struct route_key key = { prefix & rib_mask(len), len };
+	struct route_rec slot = { .table = table, .metric = metric };
+	int32_t pos;
+	int a;
+
+	if (len > 32 || (pos = rte_hash_lookup(routes, &key)) < 0)
+		return -ENOENT;
+	if (recs[pos].src == RIB_SRC_KERNEL && same_slot(&recs[pos], &slot)) {
+		fill_info(&key, &recs[pos], out);
+		return 0;
+	}
+	if ((a = alt_first(&key, &slot)) < 0)
+		return -ENOENT;
+	fill_info(&key, &alts[a].rec, out);
+	return 0;
+}
+
+int rib_route_lookup(uint32_t ip, struct rib_route_info *out)
+{
+	int len;
+
+	for (len = 32; len >= 0; len--)
+		if (rib_route_get(ip, len, out) == 0)
+			return 0;
+	return -ENETUNREACH;
+}
+
+static int route_cmp(const void *a, const void *b)
+{
+	const struct rib_route_info *x = a, *y = b;
+
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	if (x->len != y->len)
+		return (int)x->len - (int)y->len;
+	if (x->attrs.table != y->attrs.table)
+		return x->attrs.table < y->attrs.table ? -1 : 1;
+	if (x->attrs.metric != y->attrs.metric)
+		return x->attrs.metric < y->attrs.metric ? -1 : 1;
+	return 0;
+}
+
+int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting)
+{
+	unsigned int cap = rte_hash_count(routes) + (waiting ? nb_alts : 0), i = 0, a;
+	struct rib_route_info *r = calloc(cap ? cap : 1, sizeof(*r));
+	const void *key;
+	void *val;
+	uint32_t iter = 0;
+	int32_t pos;
+
+	if (r == NULL)
+		return -ENOMEM;
+	while (i < cap && (pos = rte_hash_iterate(routes, &key, &val, &iter)) >= 0)
+		fill_info(key, &recs[pos], &r[i++]);
+	for (a = 0; waiting && a < nb_alts && i < cap; a++)
+		fill_info(&alts[a].key, &alts[a].rec, &r[i++]);
+	qsort(r, i, sizeof(*r), route_cmp);
+	*out = r;
+	*n = i;
+	return 0;
+}
+
+void rib_route_counts(struct rib_counts *c)
+{
+	const void *key;
+	void *val;
+	uint32_t iter = 0;
+	int32_t pos;
+
+	while ((pos = rte_hash_iterate(routes, &key, &val, &iter)) >= 0) {
+		c->routes[recs[pos].src]++;
+		c->by_type[rib_nh_kind_of(recs[pos].nh)]++;
+	}
+	c->alternates = nb_alts;
+}
+
+unsigned int rib_route_total(void)
+{
+	int32_t n = rte_hash_count(routes);
+
+	return n > 0 ? (unsigned int)n : 0;
+}
+
+void rib_route_limits(struct rib_counts *l)
+{
+	l->routes[RIB_SRC_KERNEL] = max_routes;	/* shared by every source */
+	l->alternates = RIB_MAX_ALTERNATES;
+}

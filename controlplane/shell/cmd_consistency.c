@@ -1,0 +1,240 @@
+/* show ip fib consistency: the kernel's tables, ternd's RIB and the FIB compared entry by entry. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/rtnetlink.h>
+
+#include <libmnl/libmnl.h>
+
+#include "controlplane/mirror/netlink.h"
+#include "controlplane/mirror/rib.h"
+#include "controlplane/shell/command.h"
+#include "controlplane/ternd/log.h"
+#include "dataplane/fib.h"
+
+struct expected {
+	uint32_t prefix;
+	uint8_t len;
+	int rank;		/* the table's preference */
+	uint32_t metric;
+	unsigned int order;	/* the dump's order: the kernel's first of one table and metric */
+	struct rib_nh_spec nh;
+};
+
+struct collection {
+	struct expected *e;
+	unsigned int n, cap;
+	int err;
+};
+
+static int collect(const struct nlmsghdr *nlh, void *data)
+{
+	struct collection *c = data;
+	struct nl_msg m;
+
+	if (nl_parse(nlh, &m) < 0 || m.kind != NL_ROUTE || m.del)
+		return MNL_CB_OK;
+	if (c->n == c->cap) {
+		unsigned int cap = c->cap ? c->cap * 2 : 1024;
+		struct expected *e = realloc(c->e, cap * sizeof(*e));
+
+		if (e == NULL) {
+			c->err = -ENOMEM;
+			return MNL_CB_ERROR;
+		}
+		c->e = e;
+		c->cap = cap;
+	}
+	if (mirror_route_nh(&m.route, &c->e[c->n].nh) < 0)
+		return MNL_CB_OK;
+	c->e[c->n].prefix = m.route.prefix & (m.route.len ? ~0u << (32 - m.route.len) : 0);
+	c->e[c->n].len = m.route.len;
+	c->e[c->n].rank = rib_table_rank(m.route.table);
+	c->e[c->n].metric = m.route.priority;
+	c->e[c->n].order = c->n;
+	c->n++;
+	return MNL_CB_OK;
+}
+
+static int by_prefix(const struct expected *x, const struct expected *y)
+{
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	return (int)x->len - (int)y->len;
+}
+
+/* For each prefix, the route the FIB should have first: table, metric, then the kernel's order. */
+static int by_prefix_then_preference(const void *a, const void *b)
+{
+	const struct expected *x = a, *y = b;
+	int c = by_prefix(x, y);
+
+	if (c)
+		return c;
+	if (x->rank != y->rank)
+		return x->rank - y->rank;
+	if (x->metric != y->metric)
+		return x->metric < y->metric ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The kernel's best route for key's prefix among the first n (sorted, one per prefix). */
+static const struct expected *kernel_find(const struct expected *e, unsigned int n,
+					  const struct expected *key)
+{
+	unsigned int lo = 0, hi = n;
+
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+		int cmp = by_prefix(key, &e[mid]);
+
+		if (cmp == 0)
+			return &e[mid];
+		if (cmp < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
+{
+	return a->port == b->port && a->gw == b->gw;
+}
+
+static bool same_nh(const struct rib_nh_spec *a, const struct rib_nh_spec *b)
+{
+	unsigned int i;
+
+	if (a->type != b->type)
+		return false;
+	if (a->type == RIB_NH_GATEWAY || a->type == RIB_NH_CONNECTED)
+		return same_hop(&a->hop, &b->hop);
+	if (a->type != RIB_NH_GROUP)
+		return true;
+	if (a->nb_members != b->nb_members)
+		return false;
+	for (i = 0; i < a->nb_members; i++)
+		if (!same_hop(&a->members[i], &b->members[i]))
+			return false;
+	return true;
+}
+
+static void difference(struct cmd_ctx *ctx, unsigned int *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void difference(struct cmd_ctx *ctx, unsigned int *n, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (ctx->json) {
+		ob_printf(ctx->out, "%s", *n ? ", " : "");
+		ob_json_str(ctx->out, line);
+	} else if (*n < 1000) {
+		ob_printf(ctx->out, "%s\n", line);
+	}
+	(*n)++;
+}
+
+static int consistency_check(struct cmd_ctx *ctx)
+{
+	struct collection c = { 0 };
+	struct rib_route_info *routes, r;
+	unsigned int nr, i, diffs = 0, kept = 0;
+	char ip[16], a[512], b[512];
+	int rc;
+
+	netlink_drain();	/* apply what is queued first: only real differences remain */
+	rc = netlink_dump(RTM_GETROUTE, AF_INET, collect, &c);
+	if (rc < 0 || c.err < 0) {
+		free(c.e);
+		return cmd_error(ctx, rc ? rc : c.err, "%% Cannot read the kernel's routes: %s",
+				 strerror(-(rc ? rc : c.err)));
+	}
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "{\"lines\": [");
+	}
+	qsort(c.e, c.n, sizeof(*c.e), by_prefix_then_preference);
+	for (i = 0; i < c.n; i++) {
+		const struct expected *e = &c.e[i];
+
+		if (i && e->prefix == c.e[i - 1].prefix && e->len == c.e[i - 1].len)
+			continue;	/* not preferred: the RIB keeps it aside */
+		c.e[kept++] = *e;
+		cmd_fmt_ip(e->prefix, ip, sizeof(ip));
+		rib_nh_describe(&e->nh, a, sizeof(a));
+		if (rib_route_get(e->prefix, e->len, &r) < 0 || r.attrs.src != RIB_SRC_KERNEL) {
+			difference(ctx, &diffs, "missing in ternd: %s/%u %s", ip, e->len, a);
+			continue;
+		}
+		if (!same_nh(&e->nh, &r.nh)) {
+			rib_nh_describe(&r.nh, b, sizeof(b));
+			difference(ctx, &diffs, "differs: %s/%u is %s in the kernel, %s in ternd", ip,
+				   e->len, a, b);
+		}
+	}
+	rc = rib_routes_sorted(&routes, &nr, false);
+	for (i = 0; rc == 0 && i < nr; i++) {
+		struct expected key = { .prefix = routes[i].prefix, .len = routes[i].len };
+		struct rib_route_info best;
+		uint32_t fib_nh;
+
+		cmd_fmt_ip(routes[i].prefix, ip, sizeof(ip));
+		if (routes[i].attrs.src == RIB_SRC_KERNEL && kernel_find(c.e, kept, &key) == NULL)
+			difference(ctx, &diffs, "stale in ternd: %s/%u is gone from the kernel", ip,
+				   routes[i].len);
+		/* the FIB answers for the prefix's first address what the RIB's longest match says */
+		fib_nh = dp_fib_lookup(routes[i].prefix);
+		if (rib_route_lookup(routes[i].prefix, &best) == 0 && best.nh_id != fib_nh)
+			difference(ctx, &diffs, "FIB disagrees at %s: nexthop %u, the RIB says %u", ip,
+				   fib_nh, best.nh_id);
+	}
+	if (rc == 0)
+		free(routes);
+	free(c.e);
+	if (ctx->json)
+		ob_printf(ctx->out, "], \"kernel_routes\": %u, \"differences\": %u}", kept, diffs);
+	else
+		ob_printf(ctx->out, "%u kernel routes compared: %u difference(s)\n", kept, diffs);
+	return 0;
+}
+
+/*
+ * A check dumps the kernel's tables and walks the RIB and the FIB on the control thread: with
+ * a full table it takes seconds. Checks that take CONSISTENCY_FREE_MS or more are kept apart
+ * by CONSISTENCY_SPACING times their own cost, so that asking in a loop gives them at most a
+ * sixth of the control thread and the kernel mirror keeps up.
+ */
+#define CONSISTENCY_FREE_MS 10
+#define CONSISTENCY_SPACING 5
+
+static uint64_t last_end_ms, last_cost_ms;
+
+static int cmd_fib_consistency(struct cmd_ctx *ctx)
+{
+	uint64_t next = last_end_ms + CONSISTENCY_SPACING * last_cost_ms, start = tern_log_now_ms();
+	int rc;
+
+	if (last_cost_ms >= CONSISTENCY_FREE_MS && start < next)
+		return cmd_error(ctx, -EBUSY, "%% The last consistency check took %.3f s; the next may "
+				 "start in %.3f s", last_cost_ms / 1e3, (next - start) / 1e3);
+	rc = consistency_check(ctx);
+	last_end_ms = tern_log_now_ms();
+	last_cost_ms = last_end_ms - start;
+	return rc;
+}
+
+const struct cmd_def cmd_consistency_table[] = {
+	{ CMD_MODE_EXEC, "show ip fib consistency", "Compare the FIB with the kernel's routes", cmd_fib_consistency, 0 },
+	{ 0 },
+};

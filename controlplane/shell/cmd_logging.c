@@ -1,0 +1,68 @@
+/* Log levels per subsystem, changed at run time: debug netlink, no debug netlink, show logging. */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_log.h>
+
+#include "controlplane/shell/command.h"
+#include "controlplane/ternd/log.h"
+
+static const struct {
+	const char *word;
+	int *type;
+} subsystems[] = {
+	{ "netlink", &tern_log_rib },
+	{ "api", &tern_log_api },
+	{ "main", &tern_log_main },
+};
+
+static int set_level(const char *what, uint32_t level)
+{
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(subsystems); i++)
+		if (strcmp(what, "all") == 0 || strcmp(what, subsystems[i].word) == 0)
+			rte_log_set_level(*subsystems[i].type, level);
+	return 0;
+}
+
+static int cmd_debug(struct cmd_ctx *ctx)
+{
+	return set_level(ctx->argv[1], RTE_LOG_DEBUG);
+}
+
+static int cmd_no_debug(struct cmd_ctx *ctx)
+{
+	return set_level(ctx->argv[2], RTE_LOG_INFO);
+}
+
+static int cmd_show_logging(struct cmd_ctx *ctx)
+{
+	static const char *const names[] = { "", "emerg", "alert", "crit", "error", "warning",
+					     "notice", "info", "debug" };
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(subsystems); i++) {
+		int l = rte_log_get_level(*subsystems[i].type);
+
+		ob_printf(ctx->out, ctx->json ? "%s\"%s\": \"%s\"" : "%s%-10s %s\n",
+			  ctx->json ? (i ? ", " : "{") : "", subsystems[i].word,
+			  l > 0 && l <= (int)RTE_LOG_DEBUG ? names[l] : "?");
+	}
+	if (ctx->json) {
+		ctx->wrote_json = true;
+		ob_printf(ctx->out, "}");
+	}
+	return 0;
+}
+
+const struct cmd_def cmd_logging_table[] = {
+	{ CMD_MODE_EXEC, "debug netlink", "Log every mirrored change", cmd_debug, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "debug api", "Log API clients", cmd_debug, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "debug all", "Debug logging everywhere", cmd_debug, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "no debug netlink", "Back to info", cmd_no_debug, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "no debug api", "Back to info", cmd_no_debug, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "no debug all", "Back to info", cmd_no_debug, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "show logging", "Log level of each subsystem", cmd_show_logging, 0 },
+	{ 0 },
+};

@@ -1,0 +1,215 @@
+/* Modes and per-interface configuration: configure terminal, interface, hostname, exit, end. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "controlplane/mirror/netlink.h"
+#include "controlplane/mirror/netlink_request.h"
+#include "controlplane/shell/command.h"
+#include "controlplane/shell/iface.h"
+#include "dataplane/dp.h"
+
+static int cmd_configure(struct cmd_ctx *ctx)
+{
+	ctx->s->mode = CMD_MODE_CONFIG;
+	return 0;
+}
+
+static int cmd_exit(struct cmd_ctx *ctx)
+{
+	ctx->s->mode = ctx->s->mode == CMD_MODE_CONFIG_IF ? CMD_MODE_CONFIG : CMD_MODE_EXEC;
+	return 0;
+}
+
+static int cmd_end(struct cmd_ctx *ctx)
+{
+	ctx->s->mode = CMD_MODE_EXEC;
+	return 0;
+}
+
+static int cmd_interface(struct cmd_ctx *ctx)
+{
+	snprintf(ctx->s->ifname, sizeof(ctx->s->ifname), "%s", ctx->argv[1]);
+	ctx->s->mode = CMD_MODE_CONFIG_IF;
+	return 0;
+}
+
+static int cmd_set_hostname(struct cmd_ctx *ctx)
+{
+	const char *h = ctx->argv[1], *p;
+
+	if (strlen(h) >= sizeof(cmd_hostname))
+		return cmd_error(ctx, -EINVAL, "%% Hostname '%s' is too long: at most %zu characters",
+				 h, sizeof(cmd_hostname) - 1);
+	for (p = h; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '.' && *p != '_')
+			return cmd_error(ctx, -EINVAL,
+					 "%% Hostname '%s' may only hold letters, digits, '-', '.' and '_'", h);
+	snprintf(cmd_hostname, sizeof(cmd_hostname), "%s", h);
+	return 0;
+}
+
+static int cmd_no_hostname(struct cmd_ctx *ctx)
+{
+	snprintf(cmd_hostname, sizeof(cmd_hostname), "tern");
+	return 0;
+}
+
+/* The interface being configured, and its TAP's ifindex; NULL with the error written. */
+static struct dp_port *config_port(struct cmd_ctx *ctx, uint32_t *ifindex)
+{
+	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
+
+	if (p == NULL) {
+		cmd_error(ctx, -ENODEV, "%% Interface %s no longer exists", ctx->s->ifname);
+		return NULL;
+	}
+	*ifindex = mirror_port_ifindex(p - dp.ports);
+	if (*ifindex == 0) {
+		cmd_error(ctx, -ENODEV, "%% The kernel interface of %s is gone; restart ternd to recreate it",
+			  p->name);
+		return NULL;
+	}
+	return p;
+}
+
+static int addr_change(struct cmd_ctx *ctx, const char *arg, bool add)
+{
+	uint32_t ip, ifindex;
+	struct dp_port *p;
+	uint8_t len;
+	int rc;
+
+	if ((p = config_port(ctx, &ifindex)) == NULL)
+		return -ENODEV;
+	rc = cmd_parse_prefix(ctx, arg, &ip, &len, false);
+	if (rc < 0)
+		return rc;
+	if (len == 0 || (len < 31 && ((ip & ~(~0u << (32 - len))) == 0 ||
+				      (ip | (~0u << (32 - len))) == ~0u)))
+		return cmd_error(ctx, -EINVAL,
+				 "%% %s is not a host address: on a /%u it is the network or broadcast address",
+				 arg, len);
+	rc = nlr_addr(add, ifindex, ip, len);
+	if (rc == -EEXIST)
+		return cmd_error(ctx, rc, "%% Address %s is already configured on %s", arg, p->name);
+	if (rc == -EADDRNOTAVAIL || rc == -ENOENT)
+		return cmd_error(ctx, rc, "%% Address %s is not configured on %s", arg, p->name);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel refused address %s on %s: %s", arg, p->name,
+				 strerror(-rc));
+	netlink_drain();
+	return 0;
+}
+
+static int cmd_ip_address(struct cmd_ctx *ctx)
+{
+	return addr_change(ctx, ctx->argv[2], true);
+}
+
+static int cmd_no_ip_address(struct cmd_ctx *ctx)
+{
+	return addr_change(ctx, ctx->argv[3], false);
+}
+
+static int link_change(struct cmd_ctx *ctx, int up, uint32_t mtu)
+{
+	uint32_t ifindex;
+	struct dp_port *p;
+	int rc;
+
+	if ((p = config_port(ctx, &ifindex)) == NULL)
+		return -ENODEV;
+	rc = nlr_link(ifindex, up, mtu);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel refused to change %s: %s", p->name,
+				 strerror(-rc));
+	netlink_drain();
+	return 0;
+}
+
+static int cmd_shutdown(struct cmd_ctx *ctx)
+{
+	return link_change(ctx, 0, 0);
+}
+
+static int cmd_no_shutdown(struct cmd_ctx *ctx)
+{
+	return link_change(ctx, 1, 0);
+}
+
+/*
+ * The port first, then the kernel: an MTU the port cannot take is refused here with the
+ * driver's range, and the kernel interface, which routing daemons read, never shows it.
+ */
+static int mtu_change(struct cmd_ctx *ctx, uint32_t mtu)
+{
+	uint32_t ifindex;
+	struct dp_port *p;
+	unsigned int i;
+	uint16_t old;
+	char why[192];
+	int rc;
+
+	if ((p = config_port(ctx, &ifindex)) == NULL)
+		return -ENODEV;
+	i = p - dp.ports;
+	old = p->mtu;
+	if (mtu != old && (rc = mirror_port_mtu(i, mtu, why, sizeof(why))) < 0)
+		return cmd_error(ctx, rc, "%% %s cannot take MTU %u: %s; it keeps MTU %u", p->name,
+				 mtu, why, old);
+	rc = nlr_link(ifindex, -1, mtu);
+	if (rc < 0) {
+		if (mtu != old)
+			mirror_port_mtu(i, old, why, sizeof(why));
+		return cmd_error(ctx, rc, "%% The kernel refused MTU %u on %s: %s", mtu, p->name,
+				 strerror(-rc));
+	}
+	netlink_drain();
+	return 0;
+}
+
+static int cmd_mtu(struct cmd_ctx *ctx)
+{
+	unsigned long mtu = strtoul(ctx->argv[1], NULL, 10);
+
+	if (mtu < 68 || mtu > 9216)
+		return cmd_error(ctx, -EINVAL, "%% MTU %s is out of range: expected 68 to 9216",
+				 ctx->argv[1]);
+	return mtu_change(ctx, mtu);
+}
+
+static int cmd_no_mtu(struct cmd_ctx *ctx)
+{
+	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
+
+	return mtu_change(ctx, p ? p->base_mtu : 1500);
+}
+
+static int cmd_description(struct cmd_ctx *ctx)
+{
+	return iface_set_description(ctx->s->ifname, ctx->argc > 1 ? ctx->argv[1] : "");
+}
+
+const struct cmd_def cmd_mode_table[] = {
+	{ CMD_MODE_EXEC, "configure terminal", "Enter configuration mode", cmd_configure, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "exit", "Leave the shell", cmd_exit, 0 },
+	{ CMD_MODE_CONFIG, "exit", "Leave configuration mode", cmd_exit, 0 },
+	{ CMD_MODE_CONFIG, "end", "Leave configuration mode", cmd_end, 0 },
+	{ CMD_MODE_CONFIG, "hostname WORD", "Set the router's name", cmd_set_hostname, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no hostname", "Reset the router's name", cmd_no_hostname, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "interface IFNAME", "Configure an interface", cmd_interface, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "exit", "Leave interface mode", cmd_exit, 0 },
+	{ CMD_MODE_CONFIG_IF, "end", "Leave configuration mode", cmd_end, 0 },
+	{ CMD_MODE_CONFIG_IF, "ip address A.B.C.D/M", "Add an IPv4 address", cmd_ip_address, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no ip address A.B.C.D/M", "Remove an IPv4 address", cmd_no_ip_address, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "shutdown", "Stop forwarding on the interface", cmd_shutdown, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no shutdown", "Resume forwarding on the interface", cmd_no_shutdown, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "mtu NUMBER", "Set the interface's MTU (68..9216)", cmd_mtu, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no mtu", "Back to the MTU of the configuration file", cmd_no_mtu, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "description LINE", "Describe the interface", cmd_description, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no description", "Remove the description", cmd_description, CMD_F_CONFIG },
+	{ 0 },
+};

@@ -1,0 +1,121 @@
+/*
+ * The command grammar: one table of commands serves the shell, `tern -c`
+ * and the startup configuration. Syntax strings are words: lowercase words
+ * are keywords (matched by unique prefix), uppercase ones are values:
+ * IFNAME, A.B.C.D, A.B.C.D/M, MAC, NUMBER, WORD, LINE (rest of the line).
+ */
+#ifndef TERN_COMMAND_H
+#define TERN_COMMAND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "controlplane/ternd/outbuf.h"
+
+#define CMD_MAX_WORDS 24
+
+enum cmd_mode {
+	CMD_MODE_EXEC,
+	CMD_MODE_CONFIG,
+	CMD_MODE_CONFIG_IF,
+	CMD_MODE_MAX,
+};
+
+/* A command that runs a program (ping, traceroute): its output pipe and process. */
+struct cmd_job {
+	int fd;
+	int pid;
+	char note[320];		/* said before the job's own output */
+};
+
+#define CMD_ASYNC 1	/* a handler started s->job; the reply comes when it ends */
+
+struct cmd_session {
+	enum cmd_mode mode;
+	bool jobs_allowed;	/* the caller can wait for a job (the API server can) */
+	struct cmd_job job;
+	char ifname[16];
+	bool privileged;	/* may configure */
+	uid_t uid;
+	char user[32];
+};
+
+struct cmd_ctx {
+	struct cmd_session *s;
+	struct outbuf *out;
+	bool json;		/* JSON asked for */
+	bool wrote_json;	/* the handler answered in JSON; else its text is wrapped */
+	int argc;
+	const char *argv[CMD_MAX_WORDS];	/* keywords in full, values as typed */
+	char line[1024];			/* LINE value */
+};
+
+typedef int (*cmd_fn)(struct cmd_ctx *ctx);
+
+#define CMD_F_CONFIG (1u << 0)	/* changes the router: needs privilege */
+
+struct cmd_def {
+	enum cmd_mode mode;
+	const char *syntax;
+	const char *help;
+	cmd_fn fn;
+	unsigned int flags;
+};
+
+/* Each command file exports a table ending with an entry whose syntax is NULL. */
+extern const struct cmd_def cmd_show_table[];
+extern const struct cmd_def cmd_mode_table[];
+extern const struct cmd_def cmd_ip_table[];
+extern const struct cmd_def cmd_exception_table[];
+extern const struct cmd_def cmd_consistency_table[];
+extern const struct cmd_def cmd_config_table[];
+extern const struct cmd_def cmd_tools_table[];
+extern const struct cmd_def cmd_logging_table[];
+extern const struct cmd_def cmd_trace_table[];
+extern const struct cmd_def cmd_workers_table[];
+extern const struct cmd_def cmd_resources_table[];
+extern const struct cmd_def cmd_users_table[];
+
+/* Where capture writes its files ([capture] dir). */
+void cmd_tools_set_capture_dir(const char *dir);
+
+/* The control thread's tick for the trace commands: ends a trace once it is complete. */
+void cmd_trace_tick(void);
+
+int cmd_init(void);
+void cmd_fini(void);
+void cmd_session_init(struct cmd_session *s, uid_t uid, bool privileged);
+/* Runs one line; 0 or a negative errno, with the output or one error sentence in out. */
+int cmd_execute(struct cmd_session *s, const char *line, bool json, struct outbuf *out);
+/* Matches a line without running it: 0 when some command takes it, else the error cmd_execute gives. */
+int cmd_validate(struct cmd_session *s, const char *line, struct outbuf *out);
+/* Candidates for the next word of a partial line: "kind\tword\thelp" lines,
+ * kind k (keyword or live value), p (value placeholder), c (line complete). */
+int cmd_complete(struct cmd_session *s, const char *line, struct outbuf *out);
+/* The prompt for the session's mode, e.g. "tern(config-if)#". */
+void cmd_prompt(const struct cmd_session *s, char *buf, size_t len);
+
+/* For handlers: replace the output with one error sentence and return rc. */
+int cmd_error(struct cmd_ctx *ctx, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* cmd_values.c: whether a word is an IPv4 address, a prefix A.B.C.D/M, a MAC, a number of at
+ * most 10 digits; and, for handlers, IPv4 values parsed and printed (host order). */
+bool cmd_value_is_ipv4(const char *w);
+bool cmd_value_is_prefix(const char *w);
+bool cmd_value_is_mac(const char *w);
+bool cmd_value_is_number(const char *w);
+int cmd_parse_prefix(struct cmd_ctx *ctx, const char *s, uint32_t *ip, uint8_t *len, bool exact);
+int cmd_parse_ip(const char *s, uint32_t *ip);
+void cmd_fmt_ip(uint32_t ip, char *buf, size_t len);
+
+/* Live values the grammar completes (interface names); provided by the command files. */
+int cmd_ifname_candidates(const char *prefix, struct outbuf *out);
+bool cmd_ifname_exists(const char *name);
+/* "dp0, dp1" */
+void cmd_ifname_list(struct outbuf *out);
+
+extern char cmd_hostname[64];
+
+#endif

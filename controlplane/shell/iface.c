@@ -1,0 +1,50 @@
+/* Interface names for the grammar and per-interface control-plane state. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "controlplane/shell/command.h"
+#include "controlplane/shell/iface.h"
+#include "dataplane/dp.h"
+
+static char descriptions[DP_MAX_PORTS][128];
+
+int iface_set_description(const char *name, const char *text)
+{
+	struct dp_port *p = dp_port_by_name(name);
+
+	if (p == NULL)
+		return -ENODEV;
+	snprintf(descriptions[p - dp.ports], sizeof(descriptions[0]), "%s", text);
+	return 0;
+}
+
+const char *iface_description(unsigned int port_index)
+{
+	return port_index < DP_MAX_PORTS ? descriptions[port_index] : "";
+}
+
+bool cmd_ifname_exists(const char *name)
+{
+	return dp_port_by_name(name) != NULL;
+}
+
+int cmd_ifname_candidates(const char *prefix, struct outbuf *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < dp.nb_ports; i++)
+		if (strncmp(dp.ports[i].name, prefix, strlen(prefix)) == 0)
+			ob_printf(out, "k\t%s\tInterface %s\n", dp.ports[i].name, dp.ports[i].dev);
+	return 0;
+}
+
+void cmd_ifname_list(struct outbuf *out)
+{
+	unsigned int i;
+
+	for (i = 0; i < dp.nb_ports; i++)
+		ob_printf(out, "%s%s", i ? ", " : "", dp.ports[i].name);
+	if (dp.nb_ports == 0)
+		ob_printf(out, "none");
+}

@@ -1,0 +1,262 @@
+/* Builds the running configuration from the mirrored state and diffs two configurations. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/rtnetlink.h>
+
+#include "controlplane/mirror/rib.h"
+#include "controlplane/shell/command.h"
+#include "controlplane/shell/iface.h"
+#include "controlplane/shell/running_config.h"
+#include "dataplane/dp.h"
+
+static int addr_cmp(const void *a, const void *b)
+{
+	const struct rib_addr *x = a, *y = b;
+
+	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+static void interface_section(struct outbuf *out, unsigned int i)
+{
+	const struct dp_port *p = &dp.ports[i];
+	const struct rib_addr *all;
+	struct rib_addr mine[64];
+	unsigned int n = rib_addrs(&all), k = 0, a;
+	char ip[16];
+
+	ob_printf(out, "interface %s\n", p->name);
+	if (*iface_description(i))
+		ob_printf(out, " description %s\n", iface_description(i));
+	for (a = 0; a < n && k < 64; a++)
+		if (all[a].port == i)
+			mine[k++] = all[a];
+	/* cppcheck-suppress uninitvar ; the first k are set */
+	qsort(mine, k, sizeof(mine[0]), addr_cmp);
+	for (a = 0; a < k; a++) {
+		cmd_fmt_ip(mine[a].ip, ip, sizeof(ip));
+		ob_printf(out, " ip address %s/%u\n", ip, mine[a].len);
+	}
+	if (p->mtu != p->base_mtu)
+		ob_printf(out, " mtu %u\n", p->mtu);
+	if (!p->admin_up)
+		ob_printf(out, " shutdown\n");
+	ob_printf(out, "!\n");
+}
+
+static void route_line(struct outbuf *out, const struct rib_route_info *r, const char *target,
+		       unsigned int weight)
+{
+	char ip[16];
+
+	cmd_fmt_ip(r->prefix, ip, sizeof(ip));
+	ob_printf(out, "ip route %s/%u %s", ip, r->len, target);
+	if (r->attrs.metric)
+		ob_printf(out, " %u", r->attrs.metric);
+	if (weight > 1)
+		ob_printf(out, " weight %u", weight);
+	ob_printf(out, "\n");
+}
+
+static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
+{
+	return a->port == b->port && a->gw == b->gw;
+}
+
+static void hop_name(const struct rib_hop *h, char *buf, size_t len)
+{
+	if (h->gw)
+		cmd_fmt_ip(h->gw, buf, len);
+	else
+		snprintf(buf, len, "%s", dp.ports[h->port].name);
+}
+
+/* A static route as the lines that make it: an ECMP route one line a member, with its weight
+ * (the RIB holds a weight-w member w times). */
+static void static_route_lines(struct outbuf *out, const struct rib_route_info *r)
+{
+	const struct rib_nh_spec *nh = &r->nh;
+	char name[16];
+	unsigned int i, j, w;
+
+	if (nh->type == RIB_NH_GATEWAY || nh->type == RIB_NH_CONNECTED) {
+		hop_name(&nh->hop, name, sizeof(name));
+		route_line(out, r, name, 1);
+		return;
+	}
+	if (nh->type != RIB_NH_GROUP) {
+		route_line(out, r, rib_nh_type_name(nh->type), 1);
+		return;
+	}
+	for (i = 0; i < nh->nb_members; i++) {
+		for (j = 0; j < i && !same_hop(&nh->members[j], &nh->members[i]); j++)
+			;
+		if (j < i)
+			continue;	/* written with its first appearance */
+		for (w = 0, j = i; j < nh->nb_members; j++)
+			w += same_hop(&nh->members[j], &nh->members[i]);
+		hop_name(&nh->members[i], name, sizeof(name));
+		route_line(out, r, name, w);
+	}
+}
+
+void running_config(struct outbuf *out)
+{
+	struct rib_route_info *r;
+	const struct rib_neigh *nb;
+	unsigned int n, i, nn = rib_neighs(&nb);
+	char ip[16];
+
+	ob_printf(out, "! tern running configuration\n!\n");
+	if (strcmp(cmd_hostname, "tern") != 0)
+		ob_printf(out, "hostname %s\n!\n", cmd_hostname);
+	for (i = 0; i < dp.nb_ports; i++)
+		interface_section(out, i);
+	if (rib_routes_sorted(&r, &n, true) == 0) {
+		for (i = 0; i < n; i++)
+			if (r[i].attrs.src == RIB_SRC_KERNEL && r[i].attrs.kproto == RTPROT_STATIC &&
+			    r[i].attrs.table == RT_TABLE_MAIN)
+				static_route_lines(out, &r[i]);
+		free(r);
+	}
+	for (i = 0; i < nn; i++) {
+		char mac[RTE_ETHER_ADDR_FMT_SIZE];
+
+		if (!nb[i].permanent)
+			continue;
+		cmd_fmt_ip(nb[i].ip, ip, sizeof(ip));
+		rte_ether_format_addr(mac, sizeof(mac), &nb[i].mac);
+		ob_printf(out, "arp %s %s %s\n", ip, mac, dp.ports[nb[i].port].name);
+	}
+	ob_printf(out, "!\nend\n");
+}
+
+/* One configuration line in its section ("" or "interface dp0"). */
+struct item {
+	char section[64];
+	char line[256];
+	char key[320];		/* section + the line, or + the keyword for one-value settings */
+};
+
+struct items {
+	struct item *v;
+	unsigned int n;
+};
+
+static const char *const one_value[] = { "hostname", "description", "mtu", "shutdown", NULL };
+
+static int parse_items(const char *text, struct items *it)
+{
+	char section[64] = "";
+	const char *p = text;
+	unsigned int cap = 0;
+
+	it->v = NULL;
+	it->n = 0;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[256], word[64] = "";
+		const char *s;
+		unsigned int k;
+
+		snprintf(line, sizeof(line), "%.*s", (int)(len < 255 ? len : 255), p);
+		p = nl ? nl + 1 : NULL;
+		for (s = line; *s == ' ' || *s == '\t'; s++)
+			;
+		if (*s == '\0' || *s == '!' || *s == '#' || strcmp(s, "end") == 0)
+			continue;
+		if (strncmp(s, "interface ", 10) == 0) {
+			snprintf(section, sizeof(section), "%.63s", s);
+			continue;
+		}
+		if (s == line)
+			section[0] = '\0';	/* a top-level line ends the section */
+		if (it->n == cap) {
+			struct item *g = realloc(it->v, (cap = cap ? cap * 2 : 64) * sizeof(*g));
+
+			if (g == NULL)
+				return -ENOMEM;
+			it->v = g;
+		}
+		struct item *i = &it->v[it->n++];
+
+		snprintf(i->section, sizeof(i->section), "%s", section);
+		snprintf(i->line, sizeof(i->line), "%s", s);
+		sscanf(s, "%63s", word);
+		for (k = 0; one_value[k] && strcmp(one_value[k], word) != 0; k++)
+			;
+		snprintf(i->key, sizeof(i->key), "%s|%s", section, one_value[k] ? word : s);
+	}
+	return 0;
+}
+
+static const struct item *find(const struct items *it, const char *key)
+{
+	unsigned int i;
+
+	for (i = 0; i < it->n; i++)
+		if (strcmp(it->v[i].key, key) == 0)
+			return &it->v[i];
+	return NULL;
+}
+
+/* The command that undoes a line (for one-value settings: back to the default). */
+static void negate(const char *line, char *out, size_t len)
+{
+	char w1[64] = "", w2[64] = "", rest[200] = "";
+
+	sscanf(line, "%63s %63s %199[^\n]", w1, w2, rest);
+	if (strcmp(w1, "hostname") == 0)
+		snprintf(out, len, "no hostname");
+	else if (strcmp(w1, "description") == 0)
+		snprintf(out, len, "no description");
+	else if (strcmp(w1, "mtu") == 0)
+		snprintf(out, len, "no mtu");
+	else if (strcmp(w1, "shutdown") == 0)
+		snprintf(out, len, "no shutdown");
+	else if (strcmp(w1, "arp") == 0)
+		snprintf(out, len, "no arp %s", w2);
+	else if (strcmp(w1, "ip") == 0 && strcmp(w2, "route") == 0 && strstr(line, " weight ") != NULL)
+		snprintf(out, len, "no %.*s", (int)(strstr(line, " weight ") - line), line);
+	else
+		snprintf(out, len, "no %s", line);
+}
+
+static void emit(struct outbuf *cmds, const char *section, const char *line)
+{
+	if (*section)
+		ob_printf(cmds, "%s\n%s\nexit\n", section, line);
+	else
+		ob_printf(cmds, "%s\n", line);
+}
+
+int config_transition(const char *from, const char *to, struct outbuf *cmds)
+{
+	struct items a, b;
+	unsigned int i;
+	char neg[300];
+	int rc;
+
+	if ((rc = parse_items(from, &a)) < 0 || (rc = parse_items(to, &b)) < 0) {
+		free(a.v);
+		return rc;
+	}
+	for (i = a.n; i-- > 0;) {	/* last added, first removed */
+		if (find(&b, a.v[i].key) != NULL)
+			continue;
+		negate(a.v[i].line, neg, sizeof(neg));
+		emit(cmds, a.v[i].section, neg);
+	}
+	for (i = 0; i < b.n; i++) {
+		const struct item *had = find(&a, b.v[i].key);
+
+		if (had == NULL || strcmp(had->line, b.v[i].line) != 0)
+			emit(cmds, b.v[i].section, b.v[i].line);
+	}
+	free(a.v);
+	free(b.v);
+	return 0;
+}

@@ -1,0 +1,96 @@
+/* ternd's configuration file (INI, read with rte_cfgfile): what it holds and how it is checked. */
+#ifndef TERN_CONFIG_H
+#define TERN_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "controlplane/mirror/rib.h"
+#include "controlplane/ternd/api_server.h"
+
+#define TERN_MAX_PORTS 32
+#define TERN_MAX_WORKERS 64
+#define TERN_MAX_RXQ 16
+#define TERN_RX_BURST_MAX 256	/* a worker's rx_burst: DP_BURST_MAX */
+#define TERN_PORT_NAME_LEN 16	/* it is also the exception TAP's name: IFNAMSIZ */
+#define TERN_DEFAULT_CONFIG "/etc/tern/ternd.conf"
+#define TERN_DEFAULT_DB "/var/lib/tern/tern.db"
+
+struct tern_port_config {
+	char name[TERN_PORT_NAME_LEN];
+	char dev[256];		/* PCI address or vdev string */
+	bool is_pci;
+	uint16_t rxq;
+	uint16_t txq;		/* one per worker at least */
+	uint16_t mtu;
+	bool has_mac;
+	uint8_t mac[6];
+	char tap[TERN_PORT_NAME_LEN];	/* the exception interface's name */
+	bool tap_persist;	/* the TAP outlives ternd, and the kernel's routes through it */
+	uint32_t punt_rate;	/* pps the policer lets through to the kernel */
+	uint32_t punt_burst;
+};
+
+struct tern_rx_assign {
+	uint16_t port;		/* index into tern_config.ports */
+	uint16_t queue;
+};
+
+struct tern_worker_config {
+	unsigned int lcore;
+	unsigned int rx_burst;	/* packets a poll of one rx queue takes, at most; 0: the default */
+	unsigned int nb_rx;
+	struct tern_rx_assign rx[TERN_MAX_PORTS * TERN_MAX_RXQ];
+};
+
+struct tern_config {
+	char path[256];
+	char eal_args[256];
+	unsigned int main_lcore;
+	struct tern_port_config ports[TERN_MAX_PORTS];
+	unsigned int nb_ports;
+	struct tern_worker_config workers[TERN_MAX_WORKERS];
+	unsigned int nb_workers;
+	unsigned int mbufs;	/* per NUMA socket */
+	unsigned int mbuf_cache;
+	unsigned int fib_routes;	/* FIB capacity */
+	unsigned int max_neighbours;	/* [neighbours] max: the RIB's neighbour table */
+	bool memif_accept_unsealed;	/* [memif] peer_memory = any */
+	unsigned int netlink_rcvbuf;	/* bytes */
+	unsigned int netlink_batch_us;	/* least time between two batches of kernel changes */
+	unsigned int exception_idle_ms;	/* an idle exception service's longest sleep between polls */
+	uint32_t tables[RIB_MAX_TABLES];	/* kernel tables mirrored besides local and main */
+	unsigned int nb_tables;
+	char api_socket[108];
+	unsigned int api_mode;	/* 0660: root and group tern; 0666: anyone may read */
+	struct api_limits api_limits;
+	char store_db[256];
+	char capture_dir[200];	/* captures are written here only */
+	bool log_syslog;
+	char metrics_listen[64];	/* "ADDR:PORT"; empty: no metrics endpoint */
+};
+
+/*
+ * Reads and checks the whole file. On error returns a negative errno and
+ * writes one line to err naming the file, section, key and what was expected;
+ * cfg is then unusable.
+ */
+int tern_config_load(const char *path, struct tern_config *cfg, char *err, size_t errlen);
+
+/* Prints what a valid configuration may still get wrong on this machine (missing CPUs or
+ * PCI devices, NUMA mismatches, too few mbufs); returns how many warnings. */
+unsigned int tern_config_warnings(const struct tern_config *cfg, FILE *out);
+
+/* Reserves the 2 MiB hugepages per NUMA node that [eal] args asks for (never fewer than
+ * there are); 0, or -ENOMEM when some could not be had. */
+int tern_reserve_hugepages(const struct tern_config *cfg, FILE *out);
+
+/* The reference of every section and key (config_schema.c) as the man page ternd.conf(5). */
+void tern_config_reference(FILE *out);
+
+/* Index of the port named name, or -ENOENT. */
+int tern_config_port_index(const struct tern_config *cfg, const char *name);
+
+#endif

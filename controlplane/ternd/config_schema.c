@@ -1,0 +1,349 @@
+/*
+ * Every section and key of ternd.conf, said once: type, range, default and help.
+ *
+ * The parser reads plain keys by this table and refuses keys and sections it does not
+ * list; the keys whose value has a shape of its own (a device, a MAC, an rx list, a list of
+ * tables, a listen address, octal permissions) are read by config.c, but are listed here all
+ * the same. The man page's sections are printed from it (`ternd --config-reference`, `make
+ * man`), and test_config_schema holds docs/man/ternd.conf.5 and etc/ternd.conf to it.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "controlplane/ternd/config_priv.h"
+
+#define CFG(member) offsetof(struct tern_config, member), sizeof(((struct tern_config *)0)->member)
+#define PORT(member) offsetof(struct tern_port_config, member), \
+	sizeof(((struct tern_port_config *)0)->member)
+#define WORKER(member) offsetof(struct tern_worker_config, member), \
+	sizeof(((struct tern_worker_config *)0)->member)
+#define API(member) offsetof(struct tern_config, api_limits.member), \
+	sizeof(((struct api_limits *)0)->member)
+#define OWN 0, 0	/* read by config.c */
+
+const struct config_section config_sections[] = {
+	{ "eal", NULL, "EAL, and the control thread's lcore." },
+	{ "port", "NAME", "One per port. NAME (1 to 15 letters, digits, '_', '-', '.') is also the name of its kernel interface unless tap says otherwise." },
+	{ "worker", "N", "A forwarding worker pinned on lcore N (not the main lcore). Every rx queue of every port is polled by exactly one worker." },
+	{ "mempool", NULL, "Packet buffers, per NUMA socket with ports." },
+	{ "fib", NULL, "The forwarding table." },
+	{ "neighbours", NULL, "The neighbours mirrored from the kernel." },
+	{ "memif", NULL, "What a memif server port accepts from its peers." },
+	{ "netlink", NULL, "The kernel mirror." },
+	{ "exception", NULL, "The exception service between the workers and the kernel." },
+	{ "api", NULL, "The socket the shell talks to. Of 64 sessions, the last 4 are root's." },
+	{ "store", NULL, "The configuration database." },
+	{ "log", NULL, "Logging." },
+	{ "metrics", NULL, "The OpenMetrics endpoint." },
+	{ "capture", NULL, "Packet captures." },
+	{ 0 },
+};
+
+const struct config_key config_keys[] = {
+	{ "eal", "args", CFG_STRING, 0, 0, NULL, NULL, CFG(eal_args),
+	  "extra EAL arguments. ternd adds --vdev or -a for each port, --no-pci when no port is a PCI device (so the host's own NICs are never probed), -l with the main and worker lcores unless given, and --file-prefix tern (so dpdk-dumpcap, dpdk-proc-info and dpdk-telemetry.py find ternd).", NULL },
+	{ "eal", "main_lcore", CFG_UINT, 0, 1023, "0", NULL, CFG(main_lcore),
+	  "the control thread's lcore; workers must use others.", NULL },
+
+	{ "port", "dev", CFG_OWN, 0, 0, NULL, "required", OWN,
+	  "a PCI address (0000:03:00.0) or a DPDK vdev string (net_memif0,role=server,...).", NULL },
+	{ "port", "rxq", CFG_UINT, 1, TERN_MAX_RXQ, "1", NULL, PORT(rxq),
+	  "receive queues, spread by RSS where the device has it.", NULL },
+	{ "port", "txq", CFG_UINT, 1, TERN_MAX_WORKERS + 1, NULL, "default: one per worker", PORT(txq),
+	  "transmit queues, at least one per worker (what the kernel sends out of the port leaves through the first worker).", NULL },
+	{ "port", "mtu", CFG_UINT, 68, 9216, "1500", NULL, PORT(mtu),
+	  "the port's MTU; the port must take it (its driver's range).", NULL },
+	{ "port", "mac", CFG_OWN, 0, 0, NULL, "default: the device's", OWN,
+	  "the port's MAC, a unicast address such as 02:00:00:00:00:01.", NULL },
+	{ "port", "tap", CFG_OWN, 0, 0, NULL, "default: NAME", OWN,
+	  "the name of the port's kernel interface.", NULL },
+	{ "port", "tap_persist", CFG_CHOICE, 0, 0, "no", NULL, PORT(tap_persist),
+	  "yes: the kernel interface outlives ternd, with its addresses, neighbours and the kernel's routes through it, and the next ternd takes it over (give the port a fixed mac: a new MAC flushes the neighbours).", "no|yes" },
+	{ "port", "punt_rate", CFG_UINT, 1, 10000000, "10000", NULL, PORT(punt_rate),
+	  "packets a second the policer in front of the kernel lets through: plenty for ARP and routing protocols.", NULL },
+	{ "port", "punt_burst", CFG_UINT, 1, 1000000, "1000", NULL, PORT(punt_burst),
+	  "the policer's burst.", NULL },
+
+	{ "worker", "rx", CFG_OWN, 0, 0, NULL, "required", OWN,
+	  "the PORT:QUEUE pairs the worker polls, such as dp0:0 dp1:0.", NULL },
+	{ "worker", "rx_burst", CFG_UINT, 1, TERN_RX_BURST_MAX, NULL, "default 128, the dataplane's", WORKER(rx_burst),
+	  "the most packets one poll of a queue takes, so the longest vector the worker's graph walks. Bigger bursts forward more per cycle when the worker is at its limit; smaller ones bound how long one vector holds it.", NULL },
+
+	{ "mempool", "mbufs", CFG_UINT, 1024, 16u << 20, "32768", NULL, CFG(mbufs),
+	  "packet buffers per NUMA socket with ports.", NULL },
+	{ "mempool", "cache", CFG_UINT, 0, 512, "256", NULL, CFG(mbuf_cache),
+	  "buffers each lcore keeps at hand.", NULL },
+
+	{ "fib", "routes", CFG_UINT, 1024, 1u << 24, "2097152", NULL, CFG(fib_routes),
+	  "the FIB's capacity in routes (an Internet table is about 1M).", NULL },
+
+	{ "neighbours", "max", CFG_UINT, 1024, 1u << 20, "65536", NULL, CFG(max_neighbours),
+	  "neighbours mirrored from the kernel; beyond it a neighbour is refused and counted (show memory, show netlink).", NULL },
+
+	{ "memif", "peer_memory", CFG_CHOICE, 0, 0, "sealed", NULL, CFG(memif_accept_unsealed),
+	  "sealed: a memif server port maps a peer's region only from a file at least its size and sealed against shrinking (F_SEAL_SHRINK), as the memfds of DPDK's memif PMD and libmemif are; any other is refused, logged and counted. any: also files that may shrink, such as the hugepage files a DPDK zero-copy client offers: only for peers trusted not to cut them (a local traffic generator).", "sealed|any" },
+
+	{ "netlink", "rcvbuf", CFG_UINT, 4096, 1u << 30, "67108864", NULL, CFG(netlink_rcvbuf),
+	  "bytes of receive buffer for the kernel mirror's socket (set with SO_RCVBUFFORCE); if it ever overflows, ternd resynchronises from a full dump.", NULL },
+	{ "netlink", "batch_interval_us", CFG_UINT, 0, 100000, "1000", NULL, CFG(netlink_batch_us),
+	  "the least time in microseconds between two batches of kernel changes applied to the FIB. Each batch costs one wait for every worker's next loop; changes closer together go in together. A change after a quiet spell goes in at once, and the shell applies whatever waits before it answers. 0 applies every read of the socket as it comes.", NULL },
+	{ "netlink", "tables", CFG_OWN, 0, 0, NULL, "default: none", OWN,
+	  "kernel tables mirrored besides local and main: up to 8 numbers (or default), separated by spaces or commas, merged into the one FIB. For the same prefix local wins, then main, then these in the order listed; across prefixes the longest match wins.", NULL },
+
+	{ "exception", "idle_sleep_max_ms", CFG_UINT, 1, 100, "1", NULL, CFG(exception_idle_ms),
+	  "the longest sleep in milliseconds of the idle exception service between polls of the workers' punt rings, so how long a packet for the kernel may wait after a quiet spell. 1 costs about 3 % of the service's CPU; raise it where that CPU is also a worker's.", NULL },
+
+	{ "api", "socket", CFG_STRING, 0, 0, "/run/tern/ternd.sock", NULL, CFG(api_socket),
+	  "the socket's path. A socket file left by a ternd that died is replaced; any other file at the path stops ternd with a sentence.", NULL },
+	{ "api", "mode", CFG_OWN, 0, 0, "0660", NULL, OWN,
+	  "the socket's permissions, octal; the owner must read and write. 0666 lets any local user read, never configure.", NULL },
+	{ "api", "idle_timeout", CFG_UINT, 0, 7 * 86400, "1800", NULL, API(idle_timeout_s),
+	  "seconds without a request after which a session is closed; 0: never.", NULL },
+	{ "api", "request_timeout", CFG_UINT, 1, 3600, "10", NULL, API(request_timeout_s),
+	  "seconds within which a message begun must be whole.", NULL },
+	{ "api", "reply_timeout", CFG_UINT, 1, 3600, "30", NULL, API(reply_timeout_s),
+	  "seconds within which a client must take its queued replies.", NULL },
+	{ "api", "reply_queue_max", CFG_UINT, 1u << 20, 1u << 30, "67108864", NULL, API(reply_queue_max),
+	  "bytes of unread replies (a job's output among them) past which a client is closed.", NULL },
+	{ "api", "reply_queue_total", CFG_UINT, 1u << 20, 4ul << 30, "134217728", NULL, API(reply_queue_total),
+	  "bytes of all clients' unread replies together past which the client that adds to them is closed.", NULL },
+
+	{ "store", "db", CFG_STRING, 0, 0, TERN_DEFAULT_DB, NULL, CFG(store_db),
+	  "the configuration database (sqlite3, WAL).", NULL },
+
+	{ "log", "syslog", CFG_CHOICE, 0, 0, "no", NULL, CFG(log_syslog),
+	  "yes: log to syslog (daemon facility) as well as to stderr.", "no|yes" },
+
+	{ "metrics", "listen", CFG_OWN, 0, 0, NULL, "default: no endpoint", OWN,
+	  "PORT (on 127.0.0.1) or ADDRESS:PORT, in ternd's network namespace: ternd serves its counters as OpenMetrics text at http://ADDRESS:PORT/metrics.", NULL },
+
+	{ "capture", "dir", CFG_PATH, 0, 0, "/var/lib/tern/captures", NULL, CFG(capture_dir),
+	  "the only directory capture writes into, an absolute path. ternd makes it (mode 0750) and refuses one that is not its own or that others may write.", NULL },
+	{ 0 },
+};
+
+const struct config_section *config_section_find(const char *kind)
+{
+	const struct config_section *s;
+
+	for (s = config_sections; s->name != NULL; s++)
+		if (strcmp(s->name, kind) == 0)
+			return s;
+	return NULL;
+}
+
+const struct config_key *config_key_find(const char *kind, const char *key)
+{
+	const struct config_key *k;
+
+	for (k = config_keys; k->section != NULL; k++)
+		if (strcmp(k->section, kind) == 0 && strcmp(k->name, key) == 0)
+			return k;
+	return NULL;
+}
+
+static int parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || *end != '\0' || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int config_parse_uint(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	return parse_uint(s, min, max, out);
+}
+
+static void store_uint(void *field, size_t size, unsigned long v)
+{
+	switch (size) {
+	case 1: *(uint8_t *)field = v; break;
+	case 2: *(uint16_t *)field = v; break;
+	case 4: *(uint32_t *)field = v; break;
+	default: *(uint64_t *)field = v; break;
+	}
+}
+
+/* The index of value among "a|b|c", or -1. */
+static int choice_index(const char *choices, const char *value)
+{
+	size_t n = strlen(value);
+	const char *c = choices;
+	int i;
+
+	for (i = 0; c != NULL; i++, c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL)
+		if (strncmp(c, value, n) == 0 && (c[n] == '|' || c[n] == '\0'))
+			return i;
+	return -1;
+}
+
+static int apply_key(struct parse *p, const struct config_key *k, const char *sect, const char *v,
+		     void *field)
+{
+	unsigned long u;
+	int i;
+
+	switch (k->type) {
+	case CFG_UINT:
+		if (parse_uint(v, k->min, k->max, &u) < 0)
+			return config_fail(p, "[%s] %s = '%s': expected an integer from %lu to %lu",
+					   sect, k->name, v, k->min, k->max);
+		store_uint(field, k->size, u);
+		return 0;
+	case CFG_PATH:
+		if (*v != '/')
+			return config_fail(p, "[%s] %s = '%s': expected an absolute path", sect, k->name, v);
+		/* fall through */
+	case CFG_STRING:
+		if (*v == '\0' || strlen(v) >= k->size)
+			return config_fail(p, "[%s] %s: expected a value of 1 to %zu characters", sect,
+					   k->name, k->size - 1);
+		snprintf(field, k->size, "%s", v);
+		return 0;
+	case CFG_CHOICE:
+		i = choice_index(k->choices, v);
+		if (i < 0) {
+			char alts[64];
+			char *bar;
+
+			snprintf(alts, sizeof(alts), "%s", k->choices);
+			bar = strrchr(alts, '|');
+			*bar = '\0';
+			return config_fail(p, "[%s] %s = '%s': expected %s or %s", sect, k->name, v,
+					   alts, bar + 1);
+		}
+		store_uint(field, k->size, i);
+		return 0;
+	case CFG_OWN:
+		break;
+	}
+	return 0;
+}
+
+int config_schema_apply(struct parse *p, const char *kind, const char *sect, void *base)
+{
+	int n = rte_cfgfile_section_num_entries(p->file, sect);
+	const struct config_key *k;
+	struct rte_cfgfile_entry *e;
+	int i, rc;
+
+	if (n > 0) {
+		e = calloc(n, sizeof(*e));
+		if (e == NULL)
+			return -ENOMEM;
+		rte_cfgfile_section_entries(p->file, sect, e, n);
+		for (i = 0; i < n; i++) {
+			if (config_key_find(kind, e[i].name) == NULL) {
+				char name[CFG_NAME_LEN];
+
+				snprintf(name, sizeof(name), "%s", e[i].name);
+				free(e);
+				return config_fail(p, "[%s] unknown key '%s'", sect, name);
+			}
+		}
+		free(e);
+	}
+	for (k = config_keys; k->section != NULL; k++) {
+		const char *v;
+
+		if (strcmp(k->section, kind) != 0 || k->type == CFG_OWN)
+			continue;
+		v = rte_cfgfile_get_entry(p->file, sect, k->name);
+		if (v == NULL)
+			v = k->def;
+		if (v == NULL)
+			continue;
+		rc = apply_key(p, k, sect, v, (char *)base + k->offset);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+int config_sections_expected(char *buf, size_t len)
+{
+	const struct config_section *s;
+	size_t at = 0;
+
+	for (s = config_sections; s->name != NULL && at < len; s++)
+		at += snprintf(buf + at, len - at, "%s%s%s%s", s == config_sections ? "" :
+			       s[1].name == NULL ? " or " : ", ", s->name, s->arg ? " " : "",
+			       s->arg ? s->arg : "");
+	return at < len ? 0 : -ENOSPC;
+}
+
+/* Text for a man page: '-' as a hyphen-minus, a backslash escaped, no line begun by '.'. */
+static void man_text(FILE *out, const char *s)
+{
+	if (*s == '.' || *s == '\'')
+		fputs("\\&", out);
+	for (; *s; s++) {
+		if (*s == '-')
+			fputs("\\-", out);
+		else if (*s == '\\')
+			fputs("\\e", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+static void man_key(FILE *out, const struct config_key *k)
+{
+	fprintf(out, ".TP\n.B %s\n(", k->name);
+	if (k->type == CFG_UINT)
+		fprintf(out, "%lu..%lu; ", k->min, k->max);
+	if (k->type == CFG_CHOICE) {
+		man_text(out, k->choices);
+		fputs("; ", out);
+	}
+	if (k->def != NULL) {
+		fputs("default ", out);
+		man_text(out, k->def);
+	} else if (k->absent != NULL) {
+		man_text(out, k->absent);
+	} else {
+		fputs("no default", out);
+	}
+	fputs(")\n", out);
+	man_text(out, k->help);
+	fputc('\n', out);
+}
+
+void tern_config_reference(FILE *out)
+{
+	const struct config_section *s;
+	const struct config_key *k;
+
+	fputs(".\\\" Made by `make man` (ternd --config-reference) from controlplane/ternd/config_schema.c.\n"
+	      ".TH TERND.CONF 5 \"2026\" \"tern\" \"File Formats\"\n"
+	      ".SH NAME\n"
+	      "ternd.conf \\- configuration of the tern router daemon\n"
+	      ".SH DESCRIPTION\n"
+	      "An INI file read with DPDK's rte_cfgfile; comments start with \\fB#\\fR.\n"
+	      "Unknown sections and keys are errors. Every error is reported as one line\n"
+	      "naming the file, the line, the section, the key and what was expected, and\n"
+	      ".BR ternd (8)\n"
+	      "exits with status 2 without starting anything.\n"
+	      "\\fBternd \\-\\-check\\-config \\-f\\fR \\fIFILE\\fR checks a file offline.\n"
+	      ".SH SECTIONS\n", out);
+	for (s = config_sections; s->name != NULL; s++) {
+		fprintf(out, ".SS [%s%s%s]\n", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
+		man_text(out, s->help);
+		fputc('\n', out);
+		for (k = config_keys; k->section != NULL; k++)
+			if (strcmp(k->section, s->name) == 0)
+				man_key(out, k);
+	}
+	fputs(".SH FILES\n/etc/tern/ternd.conf\n.SH SEE ALSO\n.BR ternd (8),\n.BR tern (8)\n", out);
+}
