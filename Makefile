@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # tern: build, test, run and benchmark the router.
 # `make` builds build/ternd, build/tern and build/tern-bench.
 

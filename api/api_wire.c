@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Framing of tern API messages: header checks, stream reassembly, blocking send/receive. */
 #include <errno.h>
 #include <stdlib.h>

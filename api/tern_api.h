@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The wire protocol between ternd and its clients (tern, scripts): framing and message types. */
 #ifndef TERN_API_H
 #define TERN_API_H

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # An A/B of two ternds in make bench's harness (bench/bench.sh), run both ways round.
 #
 # bench.sh's second ternd, tern-b, runs in a namespace of its own, starts second and gets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tern-bench's command-line values. strtoul takes "-1" as ULONG_MAX and "8k" as 8, strtod
  * takes "nan", which no range check with < and > refuses, and atoi takes "abc" as 0: every

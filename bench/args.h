@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench's command-line values, parsed strictly: the whole word, in range, or -EINVAL. */
 #ifndef TERN_BENCH_ARGS_H
 #define TERN_BENCH_ARGS_H

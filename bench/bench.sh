@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # make bench: ternd against DPDK's l3fwd (LPM) and testpmd (io) in the same memif harness.
 # One core forwards (CPU 1), tern-bench generates on the other (CPU 0).
 #

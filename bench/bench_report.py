@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """make bench's summary: tern-bench compare's rates by round, as medians, best runs and the
 median of each round's own ratio, printed and written to a results file.
 

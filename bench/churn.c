@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tern-bench churn: route changes at a steady rate, for a router that mirrors its kernel.
  *

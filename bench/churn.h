@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench churn: kernel route changes at a steady rate, packed as a routing daemon packs them. */
 #ifndef TERN_BENCH_CHURN_H
 #define TERN_BENCH_CHURN_H

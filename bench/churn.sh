@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Forwarding under route churn (issue: dataplane): transit at 80 % of the maximum rate while
 # the kernel adds and removes CHURN routes per second (prefixes that carry no traffic, so
 # every change still goes through the FIB's copy switch and grace period); loss, the churn

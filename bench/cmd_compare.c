@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tern-bench compare: the command line of the alternating benchmark. Each
  * --dut names a router and its two ports; one generator connects to all of

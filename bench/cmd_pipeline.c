@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench pipeline: FIB insert rate and cycles per packet of ternd's forwarding nodes, no I/O. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tern-bench rfc2544: RFC 2544 §26 runs against any router reached through
  * two DPDK ports, with the generator as the trial engine; reports in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tern-bench compare: each router under test in turn, a short slice each,
  * from one generator that stays connected to all of them. Slices follow each

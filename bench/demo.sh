@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # `make run`: ternd in its own namespace with two memif ports wired to tern-bench and two TAP
 # ports whose kernel sides are hosts in their own namespaces; traffic through it; a report.
 # Everything it makes (namespaces, hugepages, processes, files) is undone when it ends.

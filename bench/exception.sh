@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # make bench, part 2: the exception path's own throughput. tern-bench floods the router's own
 # address over memif (port -> kernel); a sender in ternd's namespace blasts UDP out of a port
 # (kernel -> port). Rates come from ternd's show exception counters.

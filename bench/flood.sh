@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A flood at the router's own address beside transit traffic (issue: reliability): does the
 # kernel stay at the punt policer's rate, and does transit keep >= 95 % of its rate?
 # ternd forwards on lcore 1 with two memif ports; tern-bench on lcore 0 sends transit

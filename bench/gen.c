@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The generator's loop: rate-paced bursts out, stamps read back for loss, order and latency. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench's generator: stamped UDP frames out of one port, counted and timed on another. */
 #ifndef TERN_BENCH_GEN_H
 #define TERN_BENCH_GEN_H

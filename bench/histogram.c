@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Log-linear latency histogram: constant-time insert, quantiles within ~6 %. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Latency histogram: log-linear buckets (16 per power of two) in nanoseconds, exact min/max/avg. */
 #ifndef TERN_BENCH_HISTOGRAM_H
 #define TERN_BENCH_HISTOGRAM_H

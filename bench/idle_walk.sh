@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The cost of an idle worker's walk: ternd on two memif server ports with no peer, its
 # walks per second from show workers' loops over SECS seconds, and nanoseconds per walk.
 # With several ternd binaries, they alternate for ROUNDS rounds (an A/B of builds).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by make run (demo.sh) and make bench (bench.sh): hugepages that are given back,
 # memif port strings, and waiting for ternd's socket. Source it after setting DIR.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench: a DPDK traffic generator (gen) for tern or any router under test. */
 #include <errno.h>
 #include <getopt.h>

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # make bench, part 3: the netlink mirror at Internet scale. 1M BGP-shaped routes enter the
 # kernel with ip -batch while ternd mirrors them (FIB complete how long after the kernel?);
 # then single route changes are timed from the kernel's ACK to the FIB's answer.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The neighbour table at scale: N permanent neighbours enter the kernel with ip -batch on
 # one port's /16, and ternd mirrors each (its nexthop and its /32 adjacency). Prints the
 # control thread's CPU (user+sys from /proc, ternd's main thread) from the first neighbour

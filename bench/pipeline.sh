@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # make bench, the forwarding pipeline without I/O: cycles per packet in ternd's forwarding
 # nodes and the FIB's insert, withdraw and staged-load times, with 1k and 1M BGP-shaped routes,
 # on 2 MiB pages as ternd runs (4 KiB pages when none can be had, said so). One worker pinned

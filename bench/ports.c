@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench's DPDK side: EAL from the command line, ports started and their links awaited. */
 #include <errno.h>
 #include <stdbool.h>

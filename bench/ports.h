@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench's DPDK side: EAL with the ports given on the command line, started and linked. */
 #ifndef TERN_BENCH_PORTS_H
 #define TERN_BENCH_PORTS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* RFC 2544 §26: the search and sweep procedures, independent of how a trial is run. */
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RFC 2544 §26 procedures (throughput, latency, frame loss rate, back-to-back,
  * system recovery) over any device under test, reached through one trial

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # An RFC 2544 run over memif: the device under test (DUT=tern, the default, or DUT=l3fwd)
 # forwards on lcore 1 in its own namespace; `tern-bench rfc2544` generates on lcore 0.
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Part of `make bench`: a short RFC 2544 run (throughput and latency) of ternd and of DPDK's
 # l3fwd in the same memif harness, one after the other, and their throughput ratio per size.
 #   bench/rfc2544_compare.sh BUILD    (reports in $OUT, default BUILD/bench/rfc2544-{tern,l3fwd})

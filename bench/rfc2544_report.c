@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* RFC 2544 results as JSON, CSV, Markdown and a terminal summary. */
 #include <errno.h>
 #include <stdio.h>

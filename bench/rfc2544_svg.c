@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* RFC 2544 charts as self-contained SVG: throughput, latency and frame loss. */
 #include <errno.h>
 #include <math.h>

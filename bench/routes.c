@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* BGP-shaped synthetic tables: mostly /24, then /22, /23, /20, /21 ... and a few longer than /24. */
 #include <getopt.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A synthetic Internet-like IPv4 table: prefix lengths distributed as in a full BGP feed. */
 #ifndef TERN_BENCH_ROUTES_H
 #define TERN_BENCH_ROUTES_H

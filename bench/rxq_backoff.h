@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The generator's polls of a router's rx queues beyond the first: one that
  * came back empty waits twice as many loops before its next poll (1, 3, 7,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Worker scaling of ternd's forwarding pipeline: aggregate Mpps with 1, 2, 4
 # and 8 workers (as many as the machine has CPUs for), each on its own
 # physical core, with 1k and 1M BGP-shaped routes. No NIC and no hugepages

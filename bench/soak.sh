@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Soak (not in CI): MINUTES at 90 % of the measured maximum rate through ternd over memif while
 # 1000 routes per second change and a spare port flaps every 10 s. Reports loss, ternd's memory
 # over time (sampled every SAMPLE seconds into MEMLOG, default $DIR/memory.csv: resident memory,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Connects to ternd's socket and exchanges framed requests and replies. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The shell's connection to ternd: one request, one reply. */
 #ifndef TERN_CLI_CLIENT_H
 #define TERN_CLI_CLIENT_H

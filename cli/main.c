@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern: the operator's shell for ternd, interactive or scripted (-c, -f, --json). */
 #include <errno.h>
 #include <getopt.h>

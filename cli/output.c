@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Output filters applied by the shell, so they work on every command alike. */
 #include <errno.h>
 #include <stdio.h>

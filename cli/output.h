@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Output of a command as the shell shows it: filters (| include, | exclude, | count) and pager. */
 #ifndef TERN_CLI_OUTPUT_H
 #define TERN_CLI_OUTPUT_H

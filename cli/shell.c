@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* readline front end: the daemon answers completion and help, the shell draws them. */
 #include <errno.h>
 #include <stdio.h>

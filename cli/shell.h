@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The interactive shell: readline, history, TAB completion and '?' help. */
 #ifndef TERN_CLI_SHELL_H
 #define TERN_CLI_SHELL_H

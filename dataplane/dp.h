@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The dataplane's public face: ports, workers and the tables the control thread hands them. */
 #ifndef TERN_DP_H
 #define TERN_DP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ECMP member choice: a hash of the flow, so every packet of a flow takes one path. */
 #ifndef TERN_ECMP_H
 #define TERN_ECMP_H

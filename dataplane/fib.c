@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Two rte_fib copies switched under QSBR, so workers never read a half-updated DIR-24-8. */
 #include <errno.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The IPv4 FIB: rte_fib DIR-24-8 made safe for lock-free readers.
  * Owner: the control thread writes, workers read dp_fib_active().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Builds an ICMP error in front of the datagram it quotes. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ICMP error messages built by the dataplane (RFC 792 layout, RFC 1812 rules). */
 #ifndef TERN_ICMP_H
 #define TERN_ICMP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv4 header helpers shared by the ip4 nodes and the ICMP builder: checks and checksums. */
 #ifndef TERN_IP4_H
 #define TERN_IP4_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The nexthop table: immutable entries behind pointers, replaced under QSBR. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Nexthops: what the FIB's answer means for a packet.
  * Owner: the control thread writes, workers read. Each slot holds a pointer to

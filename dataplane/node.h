@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What every graph node shares: packet metadata, port tables, and the enqueue helper. */
 #ifndef TERN_NODE_H
 #define TERN_NODE_H

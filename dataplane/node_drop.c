@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Drop nodes, one per reason, so rte_graph's per-node object counters are the drop statistics. */
 #include "dataplane/node.h"
 #include "dataplane/node_sink.h"

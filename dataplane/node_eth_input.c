@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* eth_input: keeps frames for our MAC (or broadcast/multicast) and sorts them by ethertype. */
 #include <rte_ether.h>
 

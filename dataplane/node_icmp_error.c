@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ICMP error nodes, one per kind: turn the offending packet into the error
  * in place (prepend the new IPv4 and ICMP headers, quote the original header

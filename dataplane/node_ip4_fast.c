@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ip4_fast: the common case in one node. A frame for the port's own MAC
  * carrying a plain IPv4 packet (no options, a good checksum, TTL > 1, no

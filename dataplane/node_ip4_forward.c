@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ip4_forward: TTL and egress MTU checks, then TTL decrement with an incremental checksum. */
 #include "dataplane/ip4.h"
 #include "dataplane/node.h"

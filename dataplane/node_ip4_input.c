@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ip4_input: RFC 1812 §5.2.2 header checks; options, multicast and broadcast go to the kernel. */
 #include "dataplane/ip4.h"
 #include "dataplane/node.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ip4_lookup: one bulk FIB lookup per vector; the nexthop's kind decides each packet's fate
  * (and a link-layer broadcast or multicast reaches only the router). */
 #include <rte_fib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ip4_rewrite: writes the nexthop's Ethernet header; edge i leads to port i's port_tx. */
 #include <rte_errno.h>
 

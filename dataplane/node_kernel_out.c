@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * kernel_out: a source node in the first worker's graph that sends out of the
  * ports what the kernel sends through their TAPs. The exception service reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Cloning the per-port source and sink nodes before graphs are created. */
 #ifndef TERN_NODE_PORT_H
 #define TERN_NODE_PORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* port_rx: a source node, one clone per (port, rx queue), that bursts packets into the graph. */
 #include <rte_ethdev.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* port_tx: a sink node, one clone per port, sending on the walking worker's own tx queue. */
 #include <rte_ethdev.h>
 

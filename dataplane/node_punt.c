@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Punt nodes, one per reason: police per ingress port, then hand the packets
  * to the exception service through this worker's ring (never a system call).

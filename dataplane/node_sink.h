@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The drop and punt reasons: each is a graph node of the same name. */
 #ifndef TERN_NODE_SINK_H
 #define TERN_NODE_SINK_H

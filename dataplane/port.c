@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Ports: packet pools per NUMA socket, ethdev configuration, start, stop and counters. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Punt rings and policers: set up by the control thread, then used by workers alone. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The workers' side of the exception path: per-worker rings of punted packets
  * and a per-port policer; one ring back, of frames the kernel sends out of a

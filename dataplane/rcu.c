@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* QSBR grace periods for the FIB and nexthop tables; workers report quiescence once per loop. */
 #include <errno.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The one QSBR variable through which workers tell the control thread they hold no table entry. */
 #ifndef TERN_RCU_H
 #define TERN_RCU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Per-stage cycles and packets of each worker, from rte_graph's per-node counters. */
 #include <stdbool.h>
 #include <string.h>

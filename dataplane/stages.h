@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Where the workers spend their cycles, by stage of the forwarding path.
  * rte_graph (built with RTE_LIBRTE_GRAPH_STATS, as Debian's is) already

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Packet trace: picking packets at port_rx and following them, per worker, through the graph. */
 #include <errno.h>
 #include <string.h>

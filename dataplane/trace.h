@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Packet trace: the next N packets from a port, followed through the graph.
  * Owner: the control thread arms and reads; each worker writes its own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Workers: one rte_graph per pinned lcore, walked until told to stop. */
 #include <errno.h>
 #include <fnmatch.h>

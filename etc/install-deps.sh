@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs exactly the Debian packages tern needs to build, run and test.
 # --check only reports (exit 1) whether any is missing.
 set -e

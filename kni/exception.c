@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The exception service thread: punt rings -> TAPs, TAPs -> the ring to kernel_out (dataplane/). */
 #include <errno.h>
 #include <pthread.h>

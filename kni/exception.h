@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The exception service: a thread that moves punted packets from the workers'
  * rings into each port's TAP, and frames the kernel sends on a TAP out of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* TAP creation and state through ioctls: TUNSETIFF, SIOCSIFHWADDR, SIOCSIFMTU, TUNSETCARRIER. */
 #include <errno.h>
 #include <fcntl.h>

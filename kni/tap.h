@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Kernel TAP interfaces on /dev/net/tun: one per port, named and addressed like it. */
 #ifndef TERN_KNI_TAP_H
 #define TERN_KNI_TAP_H

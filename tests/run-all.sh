@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs every test: the cmocka unit binaries given as arguments, then the
 # integration scripts; prints one summary line and fails if anything failed.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs every fuzz target for a bounded time from its committed seed corpus (new inputs go to a
 # scratch copy); prints one line per target and the summary; fails if any target crashed.
 set -u

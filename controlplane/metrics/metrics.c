@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd's counters as OpenMetrics text: ports, workers, drop and punt reasons, FIB, netlink. */
 #include <stddef.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The metrics endpoint: ternd's counters as OpenMetrics text over HTTP,
  * for Prometheus and the like. Off unless [metrics] listen is set; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A minimal HTTP/1.1 server for /metrics: one request per connection, answered at once and
  * sent without blocking. A connection must be done, request read and answer taken, within

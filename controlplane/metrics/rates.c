@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Counters sampled once a second; rates are the difference of the last two samples. */
 #include <string.h>
 

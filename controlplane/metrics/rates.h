@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Rates over the last interval: the control thread samples the counters once
  * a second (rates_tick, from its 100 ms tick) and keeps the last two samples.

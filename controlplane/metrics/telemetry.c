@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ternd's DPDK telemetry commands, for dpdk-telemetry.py and monitoring agents:
  * /tern/workers, /tern/errors, /tern/fib. They run in EAL's telemetry thread, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Netlink sockets of the mirror: subscription, dumps, batched event handling, resync. */
 #include <errno.h>
 #include <fcntl.h>

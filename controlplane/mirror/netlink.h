@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The netlink mirror: ternd follows the kernel's links, IPv4 addresses, IPv4
  * routes (main and local tables) and neighbours on its ports' TAPs. Subscribe

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Applies parsed kernel messages to ports and the RIB: the kernel is the RIB, ternd follows. */
 #include <errno.h>
 #include <string.h>

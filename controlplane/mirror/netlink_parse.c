@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parsing of rtnetlink link, address, route and neighbour messages with libmnl. */
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rtnetlink messages parsed and checked in one place before anything acts on
  * them: links, IPv4 addresses, IPv4 routes and neighbours. Pure functions: a

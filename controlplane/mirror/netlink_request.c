@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Synchronous rtnetlink requests with ACK: the kernel's error is the operator's error. */
 #include <arpa/inet.h>
 #include <errno.h>

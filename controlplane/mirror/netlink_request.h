@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Configuration written to the kernel: addresses, routes and static neighbours
  * on the ports' TAPs, and their link state. Each request waits for the

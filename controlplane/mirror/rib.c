@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The RIB as a whole: the router's addresses, the batch of FIB changes that route,
  * neighbour and nexthop changes lead to, resynchronisation marks, and names for the shell.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The control plane's copy of the kernel's routes, addresses and neighbours
  * (the kernel is the RIB; this mirrors it), and the nexthops derived from them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The neighbours the kernel resolved on the ports: a table the shell lists (rib_neighs),
  * indexed by (port, address) in an rte_hash, sized by [neighbours] max. Each resolved

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Nexthops shared by routes: a pool of ids the dataplane's nexthop table is indexed by,
  * counted by reference, each hanging on the chain of an index keyed by its spec (type and

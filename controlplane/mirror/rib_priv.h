@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * What the RIB's files share: rib.c keeps addresses and the batch of FIB changes,
  * rib_nexthop.c the nexthops, rib_neigh.c the neighbours, and rib_route.c the routes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The RIB's routes: every kernel route of the mirrored tables, and for each
  * prefix the one the FIB gets. The kernel may hold several routes for one

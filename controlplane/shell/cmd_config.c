@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Configuration as a whole: show running/startup, write memory, history, rollback, startup replay. */
 #include <errno.h>
 #include <stdbool.h>

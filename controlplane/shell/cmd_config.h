@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Applying whole configurations: the startup one at start, a stored one on rollback. */
 #ifndef TERN_CMD_CONFIG_H
 #define TERN_CMD_CONFIG_H

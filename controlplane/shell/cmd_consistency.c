@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* show ip fib consistency: the kernel's tables, ternd's RIB and the FIB compared entry by entry. */
 #include <errno.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* show exception (alias show punt): what went to the kernel and back, per port and reason. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Static routes and static ARP entries, written to the kernel: ip route, arp and their no forms. */
 #include <errno.h>
 #include <stdio.h>

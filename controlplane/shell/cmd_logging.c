@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Log levels per subsystem, changed at run time: debug netlink, no debug netlink, show logging. */
 #include <errno.h>
 #include <string.h>

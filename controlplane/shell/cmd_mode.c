@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Modes and per-interface configuration: configure terminal, interface, hostname, exit, end. */
 #include <ctype.h>
 #include <errno.h>

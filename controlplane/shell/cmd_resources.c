@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* show memory: the process's own memory, packet pools in use, and every table's use against its
  * limit. */
 #include <malloc.h>

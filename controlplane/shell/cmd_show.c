@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* show commands: version, interfaces, errors, workers, ip route, ip fib, arp; clear counters. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ping and traceroute from the router, and capture through dpdk-dumpcap: tools
  * run as processes in ternd's namespace, watched from its event loop, never blocking it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* trace IFNAME [count N], no trace, show trace: the next packets' paths through the workers. */
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* show users: the shell sessions connected to ternd, who they are and what they wait for. */
 #include <stdio.h>
 

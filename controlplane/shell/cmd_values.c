@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The values a command line carries: addresses, prefixes, MACs and numbers, checked and parsed. */
 #include <arpa/inet.h>
 #include <ctype.h>

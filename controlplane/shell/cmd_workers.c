@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* show workers: each worker's queues, rate, load, busy share, and cycles per packet by stage. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The grammar engine: matches a line against the command tables by unique prefix. */
 #include <ctype.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The command grammar: one table of commands serves the shell, `tern -c`
  * and the startup configuration. Syntax strings are words: lowercase words

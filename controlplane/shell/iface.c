@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Interface names for the grammar and per-interface control-plane state. */
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Control-plane state kept per interface beside the dataplane port: description, names. */
 #ifndef TERN_IFACE_H
 #define TERN_IFACE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Jobs: programs run for a shell session. Each leads a process group of its own, so that
  * stopping it reaches the program under timeout(1) too (ping, when the client is gone), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The tools the shell runs (ping, traceroute, dpdk-dumpcap): each in a process group of its
  * own, its output on a pipe, stopped by group and reaped without ever blocking the control

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Builds the running configuration from the mirrored state and diffs two configurations. */
 #include <errno.h>
 #include <stdio.h>

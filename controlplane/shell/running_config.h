@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The running configuration as commands, and the commands that turn one configuration into another. */
 #ifndef TERN_RUNNING_CONFIG_H
 #define TERN_RUNNING_CONFIG_H

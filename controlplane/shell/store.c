@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* sqlite3 persistence of configurations: atomic saves, history, reads that fail loudly. */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The configuration store (sqlite3, WAL): every `write memory` is one row,
  * written in one transaction; the newest row is the startup configuration.

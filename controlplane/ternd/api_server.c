@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The shell's sessions on ternd's Unix socket: framing, per-client sessions and buffered replies.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The API socket: many clients at once, none able to stall the control thread. */
 #ifndef TERN_API_SERVER_H
 #define TERN_API_SERVER_H

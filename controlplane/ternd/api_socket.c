@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ternd's Unix socket as a file: claiming its path, binding it owner-only before opening it to
  * group tern, and telling who may configure from the peer's credentials.

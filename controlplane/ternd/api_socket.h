@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd's Unix socket as a file, and who may configure through it (see the .c). */
 #ifndef TERN_API_SOCKET_H
 #define TERN_API_SOCKET_H

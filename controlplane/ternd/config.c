@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Parses and validates ternd.conf; every error is one line naming line, section, key and expectation. */
 #include <arpa/inet.h>
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd's configuration file (INI, read with rte_cfgfile): what it holds and how it is checked. */
 #ifndef TERN_CONFIG_H
 #define TERN_CONFIG_H

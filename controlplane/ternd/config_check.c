@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd --check-config: what a valid configuration may still get wrong on this machine. */
 #include <dirent.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* What config.c and config_syntax.c share while reading ternd.conf. */
 #ifndef TERN_CONFIG_PRIV_H
 #define TERN_CONFIG_PRIV_H

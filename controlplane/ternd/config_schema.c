@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Every section and key of ternd.conf, said once: type, range, default and help.
  *

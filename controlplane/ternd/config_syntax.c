@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ternd.conf line by line, before rte_cfgfile reads it: what rte_cfgfile would refuse is
  * named here with its line, section and key, and the place of each section and key is kept

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Builds EAL's argv from ternd.conf so that only the configured devices are probed. */
 #include <errno.h>
 #include <stdbool.h>

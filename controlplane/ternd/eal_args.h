@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Turns the configuration into EAL's argument vector. */
 #ifndef TERN_EAL_ARGS_H
 #define TERN_EAL_ARGS_H

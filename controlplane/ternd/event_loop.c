@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * epoll loop of the control thread: every descriptor has a handler; nothing here blocks.
  * A handler may close and free what another event of the same batch names (an API client's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The control thread's single epoll loop: API clients, signals, timers and netlink. */
 #ifndef TERN_EVENT_LOOP_H
 #define TERN_EVENT_LOOP_H

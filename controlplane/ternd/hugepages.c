@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd --reserve-hugepages: the 2 MiB pages each NUMA node needs for [eal] args, before start. */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Registers the control plane's log types; levels can be changed at run time. */
 #include <time.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* One rte_log type per control-plane subsystem. */
 #ifndef TERN_LOG_H
 #define TERN_LOG_H

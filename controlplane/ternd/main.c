@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd: reads its configuration, starts EAL, ports and workers, and serves the control loop. */
 #include <errno.h>
 #include <getopt.h>

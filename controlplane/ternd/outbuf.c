@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Command output buffer: grows as needed, remembers allocation failure. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A growing text buffer for command output, with the few JSON helpers replies need. */
 #ifndef TERN_OUTBUF_H
 #define TERN_OUTBUF_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A ternd graph on null ports with an injector source: the pipeline measured or fuzzed alone. */
 #include <dirent.h>
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The forwarding pipeline without I/O: ternd's graph fed by an injector node
  * with prepared frames, sending to null ports. Used by `tern-bench pipeline`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The DPDK release the workarounds in this folder were written for and tested against.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rte_eal_cleanup() after a memif port that listened (role server, memif's
  * default) can crash the process in DPDK 22.11.

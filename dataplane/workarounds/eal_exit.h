@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Leaving EAL at exit without tripping DPDK 22.11's memif listener (see the .c). */
 #ifndef TERN_EAL_EXIT_H
 #define TERN_EAL_EXIT_H

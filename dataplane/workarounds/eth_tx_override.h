@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A port's transmit function replaced after start, by a write to ethdev's fast-path table
  * (rte_eth_fp_ops, DPDK 22.11's internal layout behind rte_eth_tx_burst).

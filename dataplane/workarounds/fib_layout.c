@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Reads and one write into rte_fib's private DIR-24-8 layout (DPDK 22.11, lib/fib/dir24_8.h),
  * each checked at init with a scratch route and given up when the check fails.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Where rte_fib's DIR-24-8 keeps its first-level table and its second-level counts (see the .c). */
 #ifndef TERN_FIB_LAYOUT_H
 #define TERN_FIB_LAYOUT_H

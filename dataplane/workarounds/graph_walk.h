@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The workers' graph walk: rte_graph_walk (DPDK 22.11) with the cycles of
  * each node timed on a sample of the walks, not on every one.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libc's close, taken for EAL's hugepage descriptors (memseg_fd_guard.c says why).
  *

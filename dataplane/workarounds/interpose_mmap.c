@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * libc's mmap and munmap, taken for the memif PMD (memif_peer_guard.c says why).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A memif peer must not take ternd down with it: neither by leaving, nor by announcing
  * more memory than it shares.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd against its memif peers' memory: unmapping under a worker, regions past a file's end. */
 #ifndef TERN_MEMIF_PEER_GUARD_H
 #define TERN_MEMIF_PEER_GUARD_H

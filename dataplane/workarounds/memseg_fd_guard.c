@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * EAL's hugepage file descriptors stay EAL's.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Keeps EAL's hugepage file descriptors open against the memif PMD's close() (see the .c). */
 #ifndef TERN_MEMSEG_FD_GUARD_H
 #define TERN_MEMSEG_FD_GUARD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target: ternd's API server itself. Each input is one client's byte stream, sent on
  * a connection to a running api_server whose event loop turns until the session ends:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: any ternd.conf: one precise error or a valid configuration, never a crash. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target: any line through the command grammar's matcher and completer, in every
  * mode; and a line that starts with a prefix of "show" is run, in text and JSON, against

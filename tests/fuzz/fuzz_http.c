@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: any bytes as an HTTP request to the metrics endpoint; an answer or a wait, never a crash. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Fuzz target: rtnetlink messages of any shape through the parser the mirror trusts. */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target: any frame through ternd's forwarding graph with a populated FIB
  * (forward, ECMP, local, unresolved, blackhole, unreachable, prohibit). No

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Raw clients of ternd's API socket for the tests: pipelined, half-sent and idle requests."""
 import socket
 import struct

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Random tern configurations for the running-config round trip.
 
     config_gen.py SEED

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Sends COUNT ICMP echo requests to ADDR as fast as a raw socket allows; prints the seconds taken."""
 import socket
 import struct

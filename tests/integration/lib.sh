@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # Shared by the integration tests: namespaces, a ternd inside one, hosts behind its TAP ports,
 # and a cleanup that runs however the test ends. Source it, then call tern_test_begin NAME.
 set -u

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Sends one frame per case out of IFACE to the router (DST_MAC), then a valid one; prints the
 cases as JSON so the shell test knows what to expect. Frames are built by hand where scapy would
 fix them up."""

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Clients killed while ternd runs a job for them (ping) never take ternd down: 80 shells, one
 # after another, each killed (SIGKILL or SIGINT, as Ctrl-C) at a random moment near its end.
 # The socket's hang-up and the job's output can come in one epoll batch; the client must

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Nobody on the API socket or the metrics endpoint can stall ternd's control thread or lock
 # the operator out: the last slots are root's, idle sessions and unfinished requests end at
 # their deadlines, pipelined requests are served a budget at a time, a client that reads no

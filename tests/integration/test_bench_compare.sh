@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tern-bench compare, the generator make bench runs: it takes its routers in turn, holding the
 # others stopped, and leaves each process as it found it; bench.sh with two ternds gets a rate
 # for each in every round.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tern against a daemon that is not running says so, names the socket it tried, and fails.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin cli-not-running

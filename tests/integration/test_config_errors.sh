@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A malformed ternd.conf gets one precise line on stderr, exit status 2, and nothing starts.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin config-errors

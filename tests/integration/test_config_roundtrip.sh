@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Every line show running-config writes replays: random configurations
 # (tests/integration/config_gen.py) are applied, saved with write memory, and ternd is
 # restarted on a kernel that has forgotten them (its TAPs go with it); the running-config

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Persistent configuration: write memory, a restart finds it back, history and rollback (all
 # or nothing), a startup configuration that fails in part is marked and not overwritten
 # silently, and a corrupt database is moved aside with a clear message, never written into.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ternd starts in its own namespace on two TAP ports, answers the shell with real data,
 # refuses garbage on its socket, serves at most 64 sessions, closes clients whose unread
 # replies pass [api] reply_queue_max (each) or reply_queue_total (all together), and on

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # [exception] idle_sleep_max_ms: an idle exception service spaces its polls of the workers'
 # punt rings up to the bound (8 ms here), so it wakes far less often than at the default
 # 1 ms (about 900 times a second), and what the workers punt still reaches the kernel.

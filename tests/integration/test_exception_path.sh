@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The exception path: the kernel answers ARP and pings for the router's own addresses through
 # the TAPs, ICMP errors come from the router's address, an unresolved next hop is resolved by
 # the kernel and then forwarded by the dataplane, admin down stops a port, and a flood at the

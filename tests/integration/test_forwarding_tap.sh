@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Two hosts in their own namespaces ping each other through ternd. The kernel resolves the
 # neighbours through the exception path; from then on the dataplane forwards (its counters
 # grow, TTL drops by one) and the FIB answers as the kernel's routes say.

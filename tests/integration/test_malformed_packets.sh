@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Malformed and martian packets from a host: each is dropped and counted under its reason (or
 # punted, or answered per RFC 1812), nothing invalid is forwarded, ternd stays up; a valid packet
 # arrives with every byte as it should be (MACs rewritten, TTL - 1, checksum patched, rest intact).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # memif peers whose memory ternd must not map (tests/fixtures/memif_bad_peer.py): one announces its
 # rings' 33 KiB memfd as 256 MiB, as DPDK 22.11's zero-copy client did by mistake; one sends
 # a memfd not sealed against shrinking and cuts it once connected. ternd must refuse both,

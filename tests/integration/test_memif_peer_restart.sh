@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A memif peer leaves and comes back 40 times while ternd forwards between two memif ports,
 # all of ternd on one CPU: ternd must live through every disconnect and forward in every
 # session, then ternd-static the same. Without dataplane/workarounds/memif_peer_guard.c the worker

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tern-bench with memif server ports exits cleanly even when EAL's interrupt thread lags.
 # DPDK 22.11's memif PMD leaves a stale interrupt source behind as it closes a server port,
 # and rte_eal_cleanup() wakes the interrupt thread and then unmaps the memory that source

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ternd with two memif ports that are zero-copy clients (tests/fixtures/memif_zc_client.sh): both
 # connect to tern-bench's server ports, ternd forwards between them, and EAL's hugepage
 # file descriptors stay open. DPDK 22.11's memif PMD closed them as the first port

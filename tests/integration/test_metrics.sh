@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The metrics endpoint: with [metrics] listen = 9101, ternd serves OpenMetrics text on
 # 127.0.0.1:9101 in its namespace (not on the ports' addresses); the exposition parses and
 # follows traffic; other paths and methods get 404 and 405; a request over 4 KiB gets 431;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # An MTU the port refuses is never recorded: ternd keeps the port's MTU, sets the kernel
 # interface back to it, says so in the log and in show interfaces, and the shell refuses it
 # with the driver's range. A frame from the kernel longer than a packet buffer is a counted

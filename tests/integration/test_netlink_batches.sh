@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # [netlink] batch_interval_us: kernel changes that come one request at a time reach the FIB in
 # batches at least that far apart, each change still arrives with no request to ternd, and an
 # API request sees every change the kernel announced before it.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The kernel is the RIB: routes changed with ip (ECMP, replace, unreachable, prohibit, metrics,
 # append and prepend, a table named in the configuration) change how ternd forwards real
 # packets; a netlink overflow ends in a resync after which the FIB equals the kernel's tables.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Seeing packets and state without a debugger: dpdk-dumpcap attaches to a running ternd and
 # captures forwarded packets; dpdk-telemetry.py reads ternd's own /tern commands; log levels
 # change at run time.

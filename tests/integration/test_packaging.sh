@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The Debian package: build it, install it on this machine, run the installed ternd on virtual
 # ports and query it with the installed tern, then purge it and find nothing left behind.
 . "$(dirname "$0")/lib.sh"

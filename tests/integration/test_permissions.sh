@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Who may do what on the API socket: root and processes in group tern configure (by the groups
 # the kernel gives for the peer, not /etc/group's list); a user outside group tern may read but
 # not configure when the socket is open to all (mode 0666); with the default mode 0660 such a

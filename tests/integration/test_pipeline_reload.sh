@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # tern-bench pipeline loads a 100k BGP-shaped table, forwards through the graph, withdraws the
 # table and loads it again as ternd loads its kernel's at start (staged, one switch, the other
 # copy levelled), and checks that 64k destinations get the same next hop as before. DPDK 22.11's

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Resources come back: after forwarded, punted, dropped and ICMP-answered traffic, and after
 # ten cable flaps, the packet pool's mbufs in use return to their baseline, the FIB equals the
 # kernel, and show memory reports every table against its limit.

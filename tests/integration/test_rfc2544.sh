@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A short RFC 2544 run (the --quick profile cut down to one frame size) of ternd over memif:
 # it completes, ternd forwarded the trials, and every report file is there and parses.
 . "$(dirname "$0")/lib.sh"

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A real routing daemon on the kernel side: BIRD in ternd's namespace peers over BGP with BIRD
 # in host h2, the session running through the exception path. Learnt routes are forwarded by
 # the dataplane; withdrawn ones stop being forwarded; a BIRD restart leaves nothing stale.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # [worker N] rx_burst bounds what one poll of a queue takes: ternd on two memif ports with the
 # generator flat out (tests/fixtures/rx_burst.sh, bursts of 32 sent), once with rx_burst 8 and once with
 # the default. With 8, each busy poll brings at most 8 (and, behind bursts of 32, nearly 8);

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The real tern shell in a pseudo-terminal (tmux): TAB completion, '?' help, abbreviations,
 # modes in the prompt, history across sessions.
 . "$(dirname "$0")/lib.sh"

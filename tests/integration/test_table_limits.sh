@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Tables have limits: with [fib] routes = 1024, a kernel table of 1500 more routes fills the
 # FIB. The rest are refused, counted (show netlink, metrics) and logged a few times, not
 # 500; ternd keeps forwarding; once routes go away, new ones are mirrored again. The

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # [port] tap_persist = yes: the port's exception interface outlives ternd, with its address,
 # neighbours and the kernel's routes through it; the next ternd takes it over and its FIB is
 # complete from the first dump. Without it the interface goes when ternd does.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # ternd-static (ternd linked with DPDK's static archives, Makefile) forwards between two hosts
 # like ternd; DPDK's multi-process tools cannot attach to it, and they fail without touching
 # it: dpdk-proc-info's EAL refuses at its start, and `tern capture` says why in a sentence.

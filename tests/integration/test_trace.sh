@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Packet trace: `trace dp0 count N` follows the next packets from dp0 through the graph;
 # show trace gives each one's path, FIB answer and fate (forwarded, dropped with its reason,
 # an ICMP error sent), and a finished trace disarms itself.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # A worker makes no system call, no heap call and never blocks, forwarding or punting
 # (tests/fixtures/worker_calls.sh: strace and gdb on the worker thread alone, its voluntary context
 # switches, and the control thread traced the same ways to show the tracing sees calls).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runtime statistics: while h1 pings h2 through ternd at about 500 packets/s, show workers
 # gives the worker's rate, load, busy share and cycles per packet by stage; show interfaces and
 # show interfaces counters give pps and bps over the last second; show errors gives rates.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A preload for tests: it slows EAL's interrupt thread and the process's exit,
  * so that a race between the two, which shows once in about a hundred runs,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * A preload for tests: the process's main thread sleeps EPOLL_BATCH_DELAY_US microseconds
  * (20000 when unset) before each epoll_wait(), so that events which arrive close together,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The API framing: well-formed messages pass, truncated, oversized and garbage ones are refused. */
 #include <errno.h>
 #include <setjmp.h>

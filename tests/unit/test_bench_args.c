@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench's option values: what each parser takes, and every near miss it refuses. */
 #include <errno.h>
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The generator's pool: as before for copying ports, and large enough for zero-copy rings. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench churn's route changes: what they ask the kernel, read back as ternd's mirror reads them. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The command grammar: prefixes, ambiguity, modes, values, privilege and completion. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd.conf parsing: a good file loads whole; each mistake gets its one precise sentence. */
 #include <setjmp.h>
 #include <stdarg.h>

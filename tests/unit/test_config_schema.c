@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ternd.conf's one schema: the man page is printed from it, the example file names every key,
  * every default loads, and what the schema does not list is refused. */
 #include <ctype.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Which ports keep a program from rte_eal_cleanup() (dataplane/workarounds/eal_exit.c):
  * memif ports that listen, whatever else their arguments say, and no other.

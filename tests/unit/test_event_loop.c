@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The control loop's batches (controlplane/ternd/event_loop.c): an object closed by one handler of a
  * batch is not handed to another handler of the same batch, it is freed only once the batch

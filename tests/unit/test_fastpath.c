@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ip4_fast must not change what happens to any packet: every frame below goes
  * through ternd's graph twice, once as it comes (the fast path takes what it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* FIB and nexthop update safety: a worker reading during updates never sees a gap or a torn entry. */
 #include <setjmp.h>
 #include <stdarg.h>

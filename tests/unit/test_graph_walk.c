@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The workers' walk and its cycle accounting. A timed walk: an empty rx poll
  * reads no TSC, and its cycles still land on an rx (source) node, never on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* ICMP errors byte for byte (RFC 792 layout, RFC 1191 MTU, RFC 1812 §4.3.2.7 suppression). */
 #include <setjmp.h>
 #include <stdarg.h>

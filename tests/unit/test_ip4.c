@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* IPv4 header checks (RFC 1812 §5.2.2) and the incremental checksum update (RFC 1624). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The log rate limiter: a burst per interval, then a count of what was held back. */
 #include <setjmp.h>
 #include <stdarg.h>

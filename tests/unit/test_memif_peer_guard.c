@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* A memif peer's region must lie within the file it sends, and that file must be sealed
  * against shrinking, or ternd does not map it. */
 #include <errno.h>

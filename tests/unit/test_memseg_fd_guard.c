@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* EAL's hugepage file descriptors survive the memif PMD's close(); every other one closes. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The netlink walker takes a message only when its aligned length fits the buffer: libmnl
  * reads a message's attributes up to its aligned end, so a last message short of its

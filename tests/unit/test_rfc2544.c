@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* RFC 2544 procedures against a simulated device of known capacity, and the report writers. */
 #include <setjmp.h>
 #include <stdarg.h>

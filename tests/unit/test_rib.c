@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Which of several kernel routes for one prefix the FIB gets: the table first (local, main, then
  * the configured tables in order), then the metric, then the kernel's own order among routes of

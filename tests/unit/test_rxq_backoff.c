@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The generator's polls of a router's other rx queues: idle ones back off, busy ones never do. */
 #include <setjmp.h>
 #include <stdarg.h>

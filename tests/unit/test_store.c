@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The configuration store (round trip, history, missing and corrupt databases) and the rollback diff. */
 #include <errno.h>
 #include <stdbool.h>
