@@ -166,7 +166,7 @@ static int cmd_write_memory(struct cmd_ctx *ctx)
 	int64_t id;
 	int rc;
 
-	if (nb_startup_failed && strcmp(ctx->argv[ctx->argc - 1], "force") != 0)
+	if (nb_startup_failed && cmd_arg(ctx, "force") == NULL)
 		return cmd_error(ctx, -EEXIST,
 				 "%% %u line(s) of the startup configuration failed at start (show startup-config marks them); saving now would replace it with a configuration that lacks them. Say 'write memory force' to save anyway",
 				 nb_startup_failed);
@@ -300,8 +300,9 @@ const struct cmd_def cmd_config_table[] = {
 	{ CMD_MODE_EXEC, "show startup-config", "The configuration ternd applies at start", cmd_show_startup, 0 },
 	{ CMD_MODE_EXEC, "show configuration history", "Saved configurations", cmd_show_history, 0 },
 	{ CMD_MODE_EXEC, "show configuration version NUMBER", "One saved configuration", cmd_show_startup, 0 },
-	{ CMD_MODE_EXEC, "write memory", "Save the running configuration as the startup one", cmd_write_memory, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "write memory force", "Save it even though the startup configuration failed in part at start", cmd_write_memory, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "write memory [force]",
+	  "Save the running configuration as the startup one (force: even though the startup configuration failed in part at start)",
+	  cmd_write_memory, CMD_F_CONFIG },
 	{ CMD_MODE_EXEC, "copy running-config startup-config", "Save the running configuration", cmd_write_memory, CMD_F_CONFIG },
 	{ CMD_MODE_EXEC, "configure rollback NUMBER", "Return to a saved configuration", cmd_rollback, CMD_F_CONFIG },
 	{ 0 },

@@ -51,31 +51,29 @@ struct route_line {
 	unsigned int weight;	/* 0: not given */
 };
 
-static int route_line(struct cmd_ctx *ctx, int first, struct route_line *l)
+static int route_line(struct cmd_ctx *ctx, struct route_line *l)
 {
-	int i;
+	const char *weight = cmd_arg(ctx, "weight");
 
 	memset(l, 0, sizeof(*l));
-	l->pfx = ctx->argv[first];
-	if (ctx->argc > first + 1)
-		l->target = ctx->argv[first + 1];
-	for (i = first + 2; i < ctx->argc; i++) {
-		if (strcmp(ctx->argv[i], "weight") == 0 && i + 1 < ctx->argc) {
-			unsigned long w = strtoul(ctx->argv[++i], NULL, 10);
+	l->pfx = cmd_arg(ctx, "prefix");
+	l->target = cmd_arg(ctx, "target");
+	l->distance = cmd_arg(ctx, "distance");
+	if (weight != NULL) {
+		unsigned long w = strtoul(weight, NULL, 10);
 
-			if (w < 1 || w > 256)
-				return cmd_error(ctx, -EINVAL, "%% Weight %s is out of range: expected 1 to 256",
-						 ctx->argv[i]);
-			l->weight = w;
-		} else {
-			unsigned long m = strtoul(ctx->argv[i], NULL, 10);
+		if (w < 1 || w > 256)
+			return cmd_error(ctx, -EINVAL, "%% Weight %s is out of range: expected 1 to 256",
+					 weight);
+		l->weight = w;
+	}
+	if (l->distance != NULL) {
+		unsigned long m = strtoul(l->distance, NULL, 10);
 
-			if (m > 0xffffffffu)
-				return cmd_error(ctx, -EINVAL, "%% Distance %s is out of range: expected 0 to 4294967295",
-						 ctx->argv[i]);
-			l->distance = ctx->argv[i];
-			l->metric = m;
-		}
+		if (m > 0xffffffffu)
+			return cmd_error(ctx, -EINVAL, "%% Distance %s is out of range: expected 0 to 4294967295",
+					 l->distance);
+		l->metric = m;
 	}
 	return 0;
 }
@@ -186,7 +184,7 @@ static int route_refused(struct cmd_ctx *ctx, int rc, bool add, const struct rou
  * ip route P B, forwards over both, and no ip route P A leaves B. A blackhole, unreachable
  * or prohibit route takes the place of whatever that prefix and distance had.
  */
-static int route_change(struct cmd_ctx *ctx, bool add, int first)
+static int route_change(struct cmd_ctx *ctx, bool add)
 {
 	struct route_req r = { .type = RTN_UNSPEC };	/* a delete without target matches any type */
 	struct nlr_hop hops[RIB_GROUP_MAX + 1];
@@ -196,7 +194,7 @@ static int route_change(struct cmd_ctx *ctx, bool add, int first)
 	uint8_t len;
 	int rc;
 
-	if ((rc = route_line(ctx, first, &l)) < 0 ||
+	if ((rc = route_line(ctx, &l)) < 0 ||
 	    (rc = cmd_parse_prefix(ctx, l.pfx, &prefix, &len, true)) < 0)
 		return rc;
 	if (l.target != NULL && (rc = route_target(ctx, l.target, &r)) < 0)
@@ -233,12 +231,12 @@ static int route_change(struct cmd_ctx *ctx, bool add, int first)
 
 static int cmd_ip_route(struct cmd_ctx *ctx)
 {
-	return route_change(ctx, true, 2);
+	return route_change(ctx, true);
 }
 
 static int cmd_no_ip_route(struct cmd_ctx *ctx)
 {
-	return route_change(ctx, false, 3);
+	return route_change(ctx, false);
 }
 
 static int cmd_arp(struct cmd_ctx *ctx)
@@ -285,31 +283,14 @@ static int cmd_no_arp(struct cmd_ctx *ctx)
 }
 
 const struct cmd_def cmd_ip_table[] = {
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M A.B.C.D", "Static route via a gateway (lines of one prefix and distance add up to ECMP)", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M A.B.C.D NUMBER", "Static route via a gateway, with a distance", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M A.B.C.D weight NUMBER", "Static route via a gateway, with its weight in ECMP (1..256)", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M A.B.C.D NUMBER weight NUMBER", "Static route via a gateway, with a distance and a weight", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M IFNAME", "Static route out of an interface (lines of one prefix and distance add up to ECMP)", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M IFNAME NUMBER", "Static route out of an interface, with a distance", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M IFNAME weight NUMBER", "Static route out of an interface, with its weight in ECMP (1..256)", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M IFNAME NUMBER weight NUMBER", "Static route out of an interface, with a distance and a weight", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M blackhole", "Drop silently", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M blackhole NUMBER", "Drop silently, with a distance", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M unreachable", "Drop with ICMP unreachable", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M unreachable NUMBER", "Drop with ICMP unreachable, with a distance", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M prohibit", "Drop with ICMP prohibited", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "ip route A.B.C.D/M prohibit NUMBER", "Drop with ICMP prohibited, with a distance", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M", "Remove a static route", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M A.B.C.D", "Remove a static route (of an ECMP route, that member)", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M A.B.C.D NUMBER", "Remove a static route of that distance", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M IFNAME", "Remove a static route (of an ECMP route, that member)", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M IFNAME NUMBER", "Remove a static route of that distance", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M blackhole", "Remove a static route (of an ECMP route, that member)", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M blackhole NUMBER", "Remove a static route of that distance", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M unreachable", "Remove a static route (of an ECMP route, that member)", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M unreachable NUMBER", "Remove a static route of that distance", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M prohibit", "Remove a static route (of an ECMP route, that member)", cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route A.B.C.D/M prohibit NUMBER", "Remove a static route of that distance", cmd_no_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "ip route prefix:A.B.C.D/M (target:A.B.C.D|target:IFNAME) [distance:NUMBER] [weight NUMBER]",
+	  "Static route via a gateway or out of an interface; lines of one prefix and distance add up to ECMP, weight (1..256) is a member's share",
+	  cmd_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "ip route prefix:A.B.C.D/M (target:blackhole|target:unreachable|target:prohibit) [distance:NUMBER]",
+	  "Drop: silently, with ICMP unreachable, or with ICMP prohibited", cmd_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no ip route prefix:A.B.C.D/M [(target:A.B.C.D|target:IFNAME|target:blackhole|target:unreachable|target:prohibit) [distance:NUMBER]]",
+	  "Remove a static route (with a gateway or interface, that member of an ECMP route; with a distance, of that distance)",
+	  cmd_no_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "arp A.B.C.D MAC IFNAME", "Static ARP entry", cmd_arp, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "no arp A.B.C.D", "Remove a static ARP entry", cmd_no_arp, CMD_F_CONFIG },
 	{ 0 },

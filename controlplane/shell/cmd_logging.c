@@ -29,12 +29,7 @@ static int set_level(const char *what, uint32_t level)
 
 static int cmd_debug(struct cmd_ctx *ctx)
 {
-	return set_level(ctx->argv[1], RTE_LOG_DEBUG);
-}
-
-static int cmd_no_debug(struct cmd_ctx *ctx)
-{
-	return set_level(ctx->argv[2], RTE_LOG_INFO);
+	return set_level(cmd_arg(ctx, "what"), cmd_arg(ctx, "no") ? RTE_LOG_INFO : RTE_LOG_DEBUG);
 }
 
 static int cmd_show_logging(struct cmd_ctx *ctx)
@@ -58,12 +53,9 @@ static int cmd_show_logging(struct cmd_ctx *ctx)
 }
 
 const struct cmd_def cmd_logging_table[] = {
-	{ CMD_MODE_EXEC, "debug netlink", "Log every mirrored change", cmd_debug, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "debug api", "Log API clients", cmd_debug, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "debug all", "Debug logging everywhere", cmd_debug, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "no debug netlink", "Back to info", cmd_no_debug, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "no debug api", "Back to info", cmd_no_debug, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "no debug all", "Back to info", cmd_no_debug, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "[no] debug (what:netlink|what:api|what:all)",
+	  "Debug logging of a subsystem (netlink: every mirrored change; api: the shell's clients), or of all; no: back to info",
+	  cmd_debug, CMD_F_CONFIG },
 	{ CMD_MODE_EXEC, "show logging", "Log level of each subsystem", cmd_show_logging, 0 },
 	{ 0 },
 };

@@ -157,31 +157,30 @@ static void capture_default_name(const char *port, char *name, size_t len)
  */
 static int cmd_capture(struct cmd_ctx *ctx)
 {
-	const struct dp_port *p = dp_port_by_name(ctx->argv[1]);
+	const struct dp_port *p = dp_port_by_name(cmd_arg(ctx, "port"));
+	const char *count_arg = cmd_arg(ctx, "count"), *file = cmd_arg(ctx, "file");
 	char prefix[64], port[8], count[16], name[80] = "", *slash;
 	const char *rundir = rte_eal_get_runtime_dir();
 	unsigned long n = 100;
-	int i, dfd, fd, rc;
+	int dfd, fd, rc;
 
 	if ((rc = needs_session(ctx, "capture")) < 0)
 		return rc;
 	if (p == NULL)
-		return cmd_error(ctx, -ENODEV, "%% No port named %s", ctx->argv[1]);
+		return cmd_error(ctx, -ENODEV, "%% No port named %s", cmd_arg(ctx, "port"));
 	if (!rte_eal_has_hugepages())
 		return cmd_error(ctx, -ENOTSUP, "%% Capture needs ternd on hugepages: dpdk-dumpcap attaches "
 				 "as a secondary process, which --no-huge does not allow");
 	if (dpdk_linked_in())
 		return cmd_error(ctx, -ENOTSUP, "%% Capture needs the ternd built on DPDK's shared libraries: "
 				 "dpdk-dumpcap cannot attach to ternd-static");
-	for (i = 2; i + 1 < ctx->argc; i += 2) {
-		if (strcmp(ctx->argv[i], "count") == 0) {
-			n = strtoul(ctx->argv[i + 1], NULL, 10);
-			if (n < 1 || n > 10000000)
-				return cmd_error(ctx, -ERANGE, "%% A capture takes 1 to 10000000 packets");
-		} else if ((rc = capture_name(ctx, ctx->argv[i + 1], name, sizeof(name))) < 0) {
-			return rc;
-		}
+	if (count_arg != NULL) {
+		n = strtoul(count_arg, NULL, 10);
+		if (n < 1 || n > 10000000)
+			return cmd_error(ctx, -ERANGE, "%% A capture takes 1 to 10000000 packets");
 	}
+	if (file != NULL && (rc = capture_name(ctx, file, name, sizeof(name))) < 0)
+		return rc;
 	if (name[0] == '\0')
 		capture_default_name(p->name, name, sizeof(name));
 	if ((dfd = capture_dir_open(ctx)) < 0)
@@ -212,10 +211,9 @@ static int cmd_capture(struct cmd_ctx *ctx)
 }
 
 const struct cmd_def cmd_tools_table[] = {
-	{ CMD_MODE_EXEC, "capture IFNAME", "Capture 100 packets of a port (rx and tx) to pcapng with dpdk-dumpcap", cmd_capture, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "capture IFNAME count NUMBER", "Capture N packets of a port", cmd_capture, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "capture IFNAME file WORD", "Capture 100 packets into a file of [capture] dir", cmd_capture, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "capture IFNAME count NUMBER file WORD", "Capture N packets into a file", cmd_capture, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "capture port:IFNAME [count NUMBER] [file WORD]",
+	  "Capture a port's packets, rx and tx (100 unless count says), to pcapng with dpdk-dumpcap, into a file of [capture] dir",
+	  cmd_capture, CMD_F_CONFIG },
 	{ CMD_MODE_EXEC, "ping A.B.C.D", "Send 5 echo requests from the router", cmd_ping, 0 },
 	{ CMD_MODE_EXEC, "traceroute A.B.C.D", "Trace the path from the router", cmd_traceroute, 0 },
 	{ 0 },

@@ -22,14 +22,15 @@ static char trace_port[16];
 
 static int cmd_trace(struct cmd_ctx *ctx)
 {
-	const struct dp_port *p = dp_port_by_name(ctx->argv[1]);
+	const struct dp_port *p = dp_port_by_name(cmd_arg(ctx, "port"));
+	const char *count = cmd_arg(ctx, "count");
 	unsigned long n = TRACE_DEFAULT_COUNT;
 	int rc;
 
 	if (p == NULL)
-		return cmd_error(ctx, -ENODEV, "%% No port named %s", ctx->argv[1]);
-	if (ctx->argc == 4) {
-		n = strtoul(ctx->argv[3], NULL, 10);
+		return cmd_error(ctx, -ENODEV, "%% No port named %s", cmd_arg(ctx, "port"));
+	if (count != NULL) {
+		n = strtoul(count, NULL, 10);
 		if (n < 1 || n > DP_TRACE_PER_WORKER)
 			return cmd_error(ctx, -ERANGE, "%% A trace takes 1 to %d packets",
 					 DP_TRACE_PER_WORKER);
@@ -213,8 +214,8 @@ static int cmd_show_trace(struct cmd_ctx *ctx)
 }
 
 const struct cmd_def cmd_trace_table[] = {
-	{ CMD_MODE_EXEC, "trace IFNAME", "Trace the next 10 packets received on a port", cmd_trace, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "trace IFNAME count NUMBER", "Trace the next N packets received on a port", cmd_trace, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "trace port:IFNAME [count NUMBER]", "Trace the next packets received on a port (10 unless count says)",
+	  cmd_trace, CMD_F_CONFIG },
 	{ CMD_MODE_EXEC, "no trace", "Stop tracing", cmd_no_trace, CMD_F_CONFIG },
 	{ CMD_MODE_EXEC, "show trace", "Traced packets: path, FIB answer, fate", cmd_show_trace, 0 },
 	{ 0 },

@@ -6,43 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "controlplane/shell/cmd_syntax.h"
 #include "controlplane/shell/command.h"
-
-enum tok_kind {
-	TOK_KEYWORD,
-	TOK_IFNAME,
-	TOK_IPV4,
-	TOK_PREFIX,
-	TOK_MAC,
-	TOK_NUMBER,
-	TOK_WORD,
-	TOK_LINE,
-};
-
-struct tok {
-	enum tok_kind kind;
-	const char *text;
-};
-
-struct compiled {
-	const struct cmd_def *def;
-	int ntok;
-	struct tok tok[CMD_MAX_WORDS];
-};
-
-static const struct {
-	const char *text;
-	enum tok_kind kind;
-	const char *help;
-} placeholders[] = {
-	{ "IFNAME", TOK_IFNAME, "Interface name" },
-	{ "A.B.C.D", TOK_IPV4, "IPv4 address" },
-	{ "A.B.C.D/M", TOK_PREFIX, "IPv4 prefix" },
-	{ "MAC", TOK_MAC, "MAC address (aa:bb:cc:dd:ee:ff)" },
-	{ "NUMBER", TOK_NUMBER, "Number" },
-	{ "WORD", TOK_WORD, "A word" },
-	{ "LINE", TOK_LINE, "Text to the end of the line" },
-};
 
 static const struct cmd_def *const *tables;
 static const struct cmd_def *const all_tables[] = { cmd_mode_table, cmd_show_table, cmd_ip_table,
@@ -70,64 +35,46 @@ static bool value_ok(enum tok_kind k, const char *w)
 	return false;
 }
 
-static const char *placeholder_help(enum tok_kind k)
-{
-	unsigned int i;
-
-	for (i = 0; i < sizeof(placeholders) / sizeof(placeholders[0]); i++)
-		if (placeholders[i].kind == k)
-			return placeholders[i].help;
-	return "";
-}
-
-static int compile_one(struct compiled *c, const struct cmd_def *def, char **store)
-{
-	char *save = NULL, *w;
-	unsigned int i;
-
-	c->def = def;
-	c->ntok = 0;
-	strcpy(*store, def->syntax);
-	for (w = strtok_r(*store, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
-		struct tok *t = &c->tok[c->ntok];
-
-		if (c->ntok == CMD_MAX_WORDS)
-			return -E2BIG;
-		t->kind = TOK_KEYWORD;
-		t->text = w;
-		for (i = 0; i < sizeof(placeholders) / sizeof(placeholders[0]); i++)
-			if (strcmp(w, placeholders[i].text) == 0)
-				t->kind = placeholders[i].kind;
-		c->ntok++;
-	}
-	*store += strlen(def->syntax) + 1;
-	return 0;
-}
-
 int cmd_init(void)
+{
+	return cmd_init_tables(all_tables);
+}
+
+int cmd_init_tables(const struct cmd_def *const *with)
 {
 	const struct cmd_def *const *t;
 	const struct cmd_def *d;
 	size_t chars = 0;
-	char *store;
+	char *store, *scratch;
 	int n = 0, rc;
 
-	tables = all_tables;
+	tables = with;
 	for (t = tables; *t; t++)
-		for (d = *t; d->syntax; d++) {
-			n++;
-			chars += strlen(d->syntax) + 1;
-		}
-	cmds = calloc(n, sizeof(*cmds));
+		for (d = *t; d->syntax; d++)
+			chars += 2 * strlen(d->syntax) + 1;
+	scratch = malloc(chars);
 	syntax_copies = malloc(chars);
-	if (cmds == NULL || syntax_copies == NULL)
+	if (scratch == NULL || syntax_copies == NULL) {
+		free(scratch);
+		return -ENOMEM;
+	}
+	for (t = tables; *t; t++)
+		for (d = *t; d->syntax; d++)
+			if ((rc = cmd_syntax_compile(d, scratch, NULL, &n)) < 0) {
+				free(scratch);
+				return rc;
+			}
+	free(scratch);
+	cmds = calloc(n, sizeof(*cmds));
+	if (cmds == NULL)
 		return -ENOMEM;
 	store = syntax_copies;
 	for (t = tables; *t; t++)
 		for (d = *t; d->syntax; d++) {
-			rc = compile_one(&cmds[nb_cmds++], d, &store);
+			rc = cmd_syntax_compile(d, store, cmds, &nb_cmds);
 			if (rc < 0)
 				return rc;
+			store += 2 * strlen(d->syntax) + 1;
 		}
 	return 0;
 }
@@ -376,12 +323,16 @@ static int run(struct cmd_session *s, const struct compiled *c, char **words, in
 		if (c->tok[i].kind == TOK_LINE) {
 			int j, len = 0;
 
+			ctx.argn[ctx.argc] = c->tok[i].name;
+			ctx.argn_len[ctx.argc] = c->tok[i].name_len;
 			for (j = i; j < n; j++)
 				len += snprintf(ctx.line + len, sizeof(ctx.line) - len, "%s%s",
 						j > i ? " " : "", words[j]);
 			ctx.argv[ctx.argc++] = ctx.line;
 			break;
 		}
+		ctx.argn[ctx.argc] = c->tok[i].name;
+		ctx.argn_len[ctx.argc] = c->tok[i].name_len;
 		ctx.argv[ctx.argc++] = c->tok[i].kind == TOK_KEYWORD ? c->tok[i].text : words[i];
 	}
 	rc = c->def->fn(&ctx);
@@ -396,6 +347,17 @@ static int run(struct cmd_session *s, const struct compiled *c, char **words, in
 		ob_free(&text);
 	}
 	return rc;
+}
+
+const char *cmd_arg(const struct cmd_ctx *ctx, const char *name)
+{
+	size_t len = strlen(name);
+	int i;
+
+	for (i = ctx->argc - 1; i >= 0; i--)
+		if (ctx->argn[i] != NULL && ctx->argn_len[i] == len && strncmp(ctx->argn[i], name, len) == 0)
+			return ctx->argv[i];
+	return NULL;
 }
 
 int cmd_execute(struct cmd_session *s, const char *line, bool json, struct outbuf *out)
@@ -516,7 +478,7 @@ int cmd_complete(struct cmd_session *s, const char *line, struct outbuf *out)
 		} else {
 			if (t->kind == TOK_IFNAME)
 				cmd_ifname_candidates(partial, out);
-			ob_printf(out, "p\t%s\t%s\n", t->text, placeholder_help(t->kind));
+			ob_printf(out, "p\t%s\t%s\n", t->text, cmd_syntax_placeholder_help(t->kind));
 		}
 	}
 	free(live);

@@ -4,6 +4,11 @@
  * and the startup configuration. Syntax strings are words: lowercase words
  * are keywords (matched by unique prefix), uppercase ones are values:
  * IFNAME, A.B.C.D, A.B.C.D/M, MAC, NUMBER, WORD, LINE (rest of the line).
+ * [words] may be left out, (a|b c|d) takes one of its alternatives, and groups
+ * nest: "ip route A.B.C.D/M (A.B.C.D|IFNAME) [NUMBER] [weight NUMBER]".
+ * Handlers find words by name (cmd_arg): a keyword by itself, a value by the
+ * keyword before it ("weight NUMBER" is "weight"), or by the name given as
+ * name:WORD ("distance:NUMBER", "target:blackhole").
  */
 #ifndef TERN_COMMAND_H
 #define TERN_COMMAND_H
@@ -49,6 +54,8 @@ struct cmd_ctx {
 	bool wrote_json;	/* the handler answered in JSON; else its text is wrapped */
 	int argc;
 	const char *argv[CMD_MAX_WORDS];	/* keywords in full, values as typed */
+	const char *argn[CMD_MAX_WORDS];	/* each word's name in the syntax (argn_len long); NULL: none */
+	size_t argn_len[CMD_MAX_WORDS];
 	char line[1024];			/* LINE value */
 };
 
@@ -84,7 +91,11 @@ void cmd_tools_set_capture_dir(const char *dir);
 /* The control thread's tick for the trace commands: ends a trace once it is complete. */
 void cmd_trace_tick(void);
 
+/* Compiles every command table; -EINVAL for a syntax whose groups do not close or hold an
+ * empty alternative, -E2BIG for one that says more than CMD_MAX_WORDS words. */
 int cmd_init(void);
+/* The same with other tables (NULL-terminated), for tests. */
+int cmd_init_tables(const struct cmd_def *const *tables);
 void cmd_fini(void);
 void cmd_session_init(struct cmd_session *s, uid_t uid, bool privileged);
 /* Runs one line; 0 or a negative errno, with the output or one error sentence in out. */
@@ -96,6 +107,10 @@ int cmd_validate(struct cmd_session *s, const char *line, struct outbuf *out);
 int cmd_complete(struct cmd_session *s, const char *line, struct outbuf *out);
 /* The prompt for the session's mode, e.g. "tern(config-if)#". */
 void cmd_prompt(const struct cmd_session *s, char *buf, size_t len);
+
+/* For handlers: the word of the line named name in the syntax (the last, if several), or NULL
+ * when the line left it out. */
+const char *cmd_arg(const struct cmd_ctx *ctx, const char *name);
 
 /* For handlers: replace the output with one error sentence and return rc. */
 int cmd_error(struct cmd_ctx *ctx, int rc, const char *fmt, ...)
