@@ -10,6 +10,7 @@
 
 #include "controlplane/shell/cmd_config.h"
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/render.h"
 #include "controlplane/shell/running_config.h"
 #include "controlplane/shell/store.h"
 #include "controlplane/ternd/log.h"
@@ -193,6 +194,11 @@ static const char *synchronous_name(int v)
 
 static int cmd_show_history(struct cmd_ctx *ctx)
 {
+	static const struct render_col cols[] = {
+		{ "version", "Version", "%-8lu", R_UINT }, { "saved", "Saved (UTC)", "%-22s", R_STR },
+		{ "user", "By", "%-16s", R_STR }, { "lines", "Lines", "%lu", R_UINT },
+	};
+	struct render r;
 	struct store_info info;
 	struct store_entry *e;
 	unsigned int n, i;
@@ -205,25 +211,19 @@ static int cmd_show_history(struct cmd_ctx *ctx)
 		return cmd_error(ctx, rc, "%% Cannot read the configuration history: %s",
 				 strerror(-rc));
 	store_info(&info);
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"database\": {\"path\": ");
-		ob_json_str(ctx->out, info.path);
-		ob_printf(ctx->out, ", \"schema_version\": %d, \"journal_mode\": \"%s\", \"synchronous\": \"%s\"}, \"versions\": [",
-			  info.schema_version, info.journal_mode, synchronous_name(info.synchronous));
-	} else {
-		ob_printf(ctx->out, "Database %s: schema version %d, journal %s, synchronous %s\n",
-			  info.path, info.schema_version, info.journal_mode,
-			  synchronous_name(info.synchronous));
-		ob_printf(ctx->out, "%-8s %-22s %-16s %s\n", "Version", "Saved (UTC)", "By", "Lines");
-	}
+	render_begin(&r, ctx);
+	render_object_begin(&r, "database");
+	render_str(&r, "path", "Database %s: ", info.path);
+	render_uint(&r, "schema_version", "schema version %lu, ", info.schema_version);
+	render_str(&r, "journal_mode", "journal %s, ", info.journal_mode);
+	render_str(&r, "synchronous", "synchronous %s\n", synchronous_name(info.synchronous));
+	render_object_end(&r);
+	render_table_begin(&r, "versions", cols, RTE_DIM(cols), true);
 	for (i = 0; i < n; i++)
-		ob_printf(ctx->out, ctx->json ? "%s{\"version\": %ld, \"saved\": \"%s\", \"user\": \"%s\", \"lines\": %u}"
-					      : "%s%-8ld %-22s %-16s %u\n",
-			  ctx->json && i ? ", " : "", (long)e[i].id, e[i].created, e[i].user,
-			  e[i].lines);
-	if (ctx->json)
-		ob_printf(ctx->out, "]}");
+		render_row(&r, (union render_val[]){ RU(e[i].id), RS(e[i].created), RS(e[i].user),
+			   RU(e[i].lines) });
+	render_table_end(&r);
+	render_end(&r);
 	free(e);
 	return 0;
 }

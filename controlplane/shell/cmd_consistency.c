@@ -14,6 +14,7 @@
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/render.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/fib.h"
 
@@ -126,10 +127,11 @@ static bool same_nh(const struct rib_nh_spec *a, const struct rib_nh_spec *b)
 	return true;
 }
 
-static void difference(struct cmd_ctx *ctx, unsigned int *n, const char *fmt, ...)
+static void difference(struct render *rd, unsigned int *n, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static void difference(struct cmd_ctx *ctx, unsigned int *n, const char *fmt, ...)
+/* One difference: every one in JSON, the first 1000 in text. */
+static void difference(struct render *rd, unsigned int *n, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -137,18 +139,14 @@ static void difference(struct cmd_ctx *ctx, unsigned int *n, const char *fmt, ..
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	if (ctx->json) {
-		ob_printf(ctx->out, "%s", *n ? ", " : "");
-		ob_json_str(ctx->out, line);
-	} else if (*n < 1000) {
-		ob_printf(ctx->out, "%s\n", line);
-	}
+	render_str(rd, NULL, *n < 1000 ? "%s\n" : NULL, line);
 	(*n)++;
 }
 
 static int consistency_check(struct cmd_ctx *ctx)
 {
 	struct collection c = { 0 };
+	struct render rd;
 	struct rib_route_info *routes, r;
 	unsigned int nr, i, diffs = 0, kept = 0;
 	char ip[16], a[512], b[512];
@@ -161,10 +159,8 @@ static int consistency_check(struct cmd_ctx *ctx)
 		return cmd_error(ctx, rc ? rc : c.err, "%% Cannot read the kernel's routes: %s",
 				 strerror(-(rc ? rc : c.err)));
 	}
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"lines\": [");
-	}
+	render_begin(&rd, ctx);
+	render_list_begin(&rd, "lines");
 	qsort(c.e, c.n, sizeof(*c.e), by_prefix_then_preference);
 	for (i = 0; i < c.n; i++) {
 		const struct expected *e = &c.e[i];
@@ -175,12 +171,12 @@ static int consistency_check(struct cmd_ctx *ctx)
 		cmd_fmt_ip(e->prefix, ip, sizeof(ip));
 		rib_nh_describe(&e->nh, a, sizeof(a));
 		if (rib_route_get(e->prefix, e->len, &r) < 0 || r.attrs.src != RIB_SRC_KERNEL) {
-			difference(ctx, &diffs, "missing in ternd: %s/%u %s", ip, e->len, a);
+			difference(&rd, &diffs, "missing in ternd: %s/%u %s", ip, e->len, a);
 			continue;
 		}
 		if (!same_nh(&e->nh, &r.nh)) {
 			rib_nh_describe(&r.nh, b, sizeof(b));
-			difference(ctx, &diffs, "differs: %s/%u is %s in the kernel, %s in ternd", ip,
+			difference(&rd, &diffs, "differs: %s/%u is %s in the kernel, %s in ternd", ip,
 				   e->len, a, b);
 		}
 	}
@@ -192,21 +188,21 @@ static int consistency_check(struct cmd_ctx *ctx)
 
 		cmd_fmt_ip(routes[i].prefix, ip, sizeof(ip));
 		if (routes[i].attrs.src == RIB_SRC_KERNEL && kernel_find(c.e, kept, &key) == NULL)
-			difference(ctx, &diffs, "stale in ternd: %s/%u is gone from the kernel", ip,
+			difference(&rd, &diffs, "stale in ternd: %s/%u is gone from the kernel", ip,
 				   routes[i].len);
 		/* the FIB answers for the prefix's first address what the RIB's longest match says */
 		fib_nh = dp_fib_lookup(routes[i].prefix);
 		if (rib_route_lookup(routes[i].prefix, &best) == 0 && best.nh_id != fib_nh)
-			difference(ctx, &diffs, "FIB disagrees at %s: nexthop %u, the RIB says %u", ip,
+			difference(&rd, &diffs, "FIB disagrees at %s: nexthop %u, the RIB says %u", ip,
 				   fib_nh, best.nh_id);
 	}
 	if (rc == 0)
 		free(routes);
 	free(c.e);
-	if (ctx->json)
-		ob_printf(ctx->out, "], \"kernel_routes\": %u, \"differences\": %u}", kept, diffs);
-	else
-		ob_printf(ctx->out, "%u kernel routes compared: %u difference(s)\n", kept, diffs);
+	render_list_end(&rd);
+	render_uint(&rd, "kernel_routes", "%lu kernel routes compared: ", kept);
+	render_uint(&rd, "differences", "%lu difference(s)\n", diffs);
+	render_end(&rd);
 	return 0;
 }
 

@@ -3,67 +3,52 @@
 #include <stdio.h>
 
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
 #include "dataplane/punt.h"
 #include "kni/exception.h"
 
-static void port_json(struct cmd_ctx *ctx, unsigned int i, const struct dp_punt_stats *ps,
-		      const struct kni_port_stats *ks)
+static void port_render(struct render *r, unsigned int i)
 {
-	unsigned int r;
+	struct dp_punt_stats ps;
+	struct kni_port_stats ks;
+	unsigned int k;
 
-	ob_printf(ctx->out, "{\"port\": \"%s\", \"tap\": \"%s\", \"punted\": {", dp.ports[i].name,
-		  kni_tap_name(i));
-	for (r = 0; r < DP_PUNT_REASON_MAX; r++)
-		ob_printf(ctx->out, "%s\"%s\": %lu", r ? ", " : "", dp_punt_reasons[r].node,
-			  ps->punted[r]);
-	ob_printf(ctx->out, "}, \"policed\": %lu, \"ring_full\": %lu, \"to_kernel\": %lu, "
-		  "\"to_kernel_errors\": %lu, \"from_kernel\": %lu, \"from_kernel_drops\": %lu, "
-		  "\"from_kernel_too_long\": %lu}",
-		  ps->policed, ps->ring_full, ks->to_kernel, ks->to_kernel_errors, ks->from_kernel,
-		  ks->from_kernel_drops, ks->from_kernel_too_long);
-}
-
-static void port_text(struct cmd_ctx *ctx, unsigned int i, const struct dp_punt_stats *ps,
-		      const struct kni_port_stats *ks)
-{
-	unsigned int r;
-
-	ob_printf(ctx->out, "%s <-> kernel interface %s\n", dp.ports[i].name, kni_tap_name(i));
-	ob_printf(ctx->out, "  to kernel   %12lu  (write errors %lu)\n", ks->to_kernel,
-		  ks->to_kernel_errors);
-	ob_printf(ctx->out, "  from kernel %12lu  (dropped %lu, too long for a buffer %lu)\n",
-		  ks->from_kernel, ks->from_kernel_drops, ks->from_kernel_too_long);
-	ob_printf(ctx->out, "  policed     %12lu  ring full %lu\n", ps->policed, ps->ring_full);
-	for (r = 0; r < DP_PUNT_REASON_MAX; r++)
-		if (ps->punted[r])
-			ob_printf(ctx->out, "  %-18s %10lu  %s\n", dp_punt_reasons[r].node,
-				  ps->punted[r], dp_punt_reasons[r].description);
+	dp_punt_stats(i, &ps);
+	kni_port_stats(i, &ks);
+	render_object_begin(r, NULL);
+	render_str(r, "port", "%s <-> ", dp.ports[i].name);
+	render_str(r, "tap", "kernel interface %s\n", kni_tap_name(i));
+	render_uint(r, "to_kernel", "  to kernel   %12lu  ", ks.to_kernel);
+	render_uint(r, "to_kernel_errors", "(write errors %lu)\n", ks.to_kernel_errors);
+	render_uint(r, "from_kernel", "  from kernel %12lu  ", ks.from_kernel);
+	render_uint(r, "from_kernel_drops", "(dropped %lu, ", ks.from_kernel_drops);
+	render_uint(r, "from_kernel_too_long", "too long for a buffer %lu)\n", ks.from_kernel_too_long);
+	render_uint(r, "policed", "  policed     %12lu  ", ps.policed);
+	render_uint(r, "ring_full", "ring full %lu\n", ps.ring_full);
+	render_object_begin(r, "punted");
+	for (k = 0; k < DP_PUNT_REASON_MAX; k++) {
+		if (ps.punted[k])	/* text: the reasons that punted something, with their meaning */
+			render_text(r, "  %-18s ", dp_punt_reasons[k].node);
+		render_uint(r, dp_punt_reasons[k].node, ps.punted[k] ? "%10lu  " : NULL, ps.punted[k]);
+		if (ps.punted[k])
+			render_text(r, "%s\n", dp_punt_reasons[k].description);
+	}
+	render_object_end(r);
+	render_object_end(r);
 }
 
 static int cmd_show_exception(struct cmd_ctx *ctx)
 {
+	struct render r;
 	unsigned int i;
 
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"ports\": [");
-	}
-	for (i = 0; i < dp.nb_ports; i++) {
-		struct dp_punt_stats ps;
-		struct kni_port_stats ks;
-
-		dp_punt_stats(i, &ps);
-		kni_port_stats(i, &ks);
-		if (ctx->json) {
-			ob_printf(ctx->out, "%s", i ? ", " : "");
-			port_json(ctx, i, &ps, &ks);
-		} else {
-			port_text(ctx, i, &ps, &ks);
-		}
-	}
-	if (ctx->json)
-		ob_printf(ctx->out, "]}");
+	render_begin(&r, ctx);
+	render_list_begin(&r, "ports");
+	for (i = 0; i < dp.nb_ports; i++)
+		port_render(&r, i);
+	render_list_end(&r);
+	render_end(&r);
 	return 0;
 }
 

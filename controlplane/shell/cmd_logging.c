@@ -6,6 +6,7 @@
 #include <rte_log.h>
 
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/render.h"
 #include "controlplane/ternd/log.h"
 
 static const struct {
@@ -36,19 +37,17 @@ static int cmd_show_logging(struct cmd_ctx *ctx)
 {
 	static const char *const names[] = { "", "emerg", "alert", "crit", "error", "warning",
 					     "notice", "info", "debug" };
+	struct render r;
 	unsigned int i;
 
+	render_begin(&r, ctx);
 	for (i = 0; i < RTE_DIM(subsystems); i++) {
 		int l = rte_log_get_level(*subsystems[i].type);
 
-		ob_printf(ctx->out, ctx->json ? "%s\"%s\": \"%s\"" : "%s%-10s %s\n",
-			  ctx->json ? (i ? ", " : "{") : "", subsystems[i].word,
-			  l > 0 && l <= (int)RTE_LOG_DEBUG ? names[l] : "?");
+		render_text(&r, "%-10s ", subsystems[i].word);
+		render_str(&r, subsystems[i].word, "%s\n", l > 0 && l <= (int)RTE_LOG_DEBUG ? names[l] : "?");
 	}
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "}");
-	}
+	render_end(&r);
 	return 0;
 }
 

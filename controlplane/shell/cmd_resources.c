@@ -11,6 +11,7 @@
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 
@@ -66,30 +67,36 @@ static void process_memory(struct process_memory *m)
 	}
 }
 
-static void show_process_memory(struct cmd_ctx *ctx)
+static void process_memory_render(struct render *r)
 {
 	struct process_memory m;
 
 	process_memory(&m);
-	if (ctx->json) {
-		ob_printf(ctx->out, "\"process\": {\"rss_kb\": %lu, \"rss_peak_kb\": %lu, "
-			  "\"heap_in_use\": %lu, \"heap_free\": %lu, \"dpdk_in_use\": %lu, "
-			  "\"dpdk_free\": %lu}, ", m.rss_kb, m.rss_peak_kb, m.heap_in_use, m.heap_free,
-			  m.dpdk_in_use, m.dpdk_free);
-		return;
-	}
-	ob_printf(ctx->out, "Resident: %lu kB (peak %lu kB), hugepages apart\n"
-		  "Heap (malloc): %.1f MiB in use, %.1f MiB free\n"
-		  "DPDK heap (rte_malloc): %.1f MiB in use, %.1f MiB free\n\n", m.rss_kb,
-		  m.rss_peak_kb, m.heap_in_use / 1048576.0, m.heap_free / 1048576.0,
-		  m.dpdk_in_use / 1048576.0, m.dpdk_free / 1048576.0);
+	render_object_begin(r, "process");
+	render_uint(r, "rss_kb", "Resident: %lu kB ", m.rss_kb);
+	render_uint(r, "rss_peak_kb", "(peak %lu kB), hugepages apart\n", m.rss_peak_kb);
+	render_uint(r, "heap_in_use", NULL, m.heap_in_use);
+	render_uint(r, "heap_free", NULL, m.heap_free);
+	render_text(r, "Heap (malloc): %.1f MiB in use, %.1f MiB free\n", m.heap_in_use / 1048576.0,
+		    m.heap_free / 1048576.0);
+	render_uint(r, "dpdk_in_use", NULL, m.dpdk_in_use);
+	render_uint(r, "dpdk_free", NULL, m.dpdk_free);
+	render_text(r, "DPDK heap (rte_malloc): %.1f MiB in use, %.1f MiB free\n\n",
+		    m.dpdk_in_use / 1048576.0, m.dpdk_free / 1048576.0);
+	render_object_end(r);
 }
 
 static int cmd_show_memory(struct cmd_ctx *ctx)
 {
+	static const struct render_col pool_cols[] = {
+		{ "name", "Packet pool", "%-20s", R_STR }, { "socket", "Socket", "%6lu", R_UINT },
+		{ "size", "Size", "%10lu", R_UINT }, { "in_use", "In use", "%10lu", R_UINT },
+		{ "free", "Free", "%10lu", R_UINT }, { "cache", "Cache", "%8lu", R_UINT },
+	};
 	const struct nl_stats *ns = netlink_stats();
 	struct rib_counts c, l;
-	unsigned int s, n = 0;
+	struct render r;
+	unsigned int s;
 	const struct {
 		const char *name, *limit_from;
 		uint64_t refused;
@@ -109,43 +116,34 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 	used[2] = c.nexthops, limit[2] = l.nexthops;
 	used[3] = c.neighbours, limit[3] = l.neighbours;
 	used[4] = c.addresses, limit[4] = l.addresses;
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{");
-	}
-	show_process_memory(ctx);
-	if (ctx->json) {
-		ob_printf(ctx->out, "\"pools\": [");
-	} else {
-		ob_printf(ctx->out, "%-20s %6s %10s %10s %10s %8s\n", "Packet pool", "Socket", "Size",
-			  "In use", "Free", "Cache");
-	}
+	render_begin(&r, ctx);
+	process_memory_render(&r);
+	render_table_begin(&r, "pools", pool_cols, RTE_DIM(pool_cols), true);
 	for (s = 0; s < RTE_MAX_NUMA_NODES; s++) {
 		const struct rte_mempool *mp = dp.pools[s];
 
-		if (mp == NULL)
-			continue;
-		ob_printf(ctx->out, ctx->json ?
-			  "%s{\"name\": \"%s\", \"socket\": %u, \"size\": %u, \"in_use\": %u, \"free\": %u, \"cache\": %u}" :
-			  "%s%-20s %6u %10u %10u %10u %8u\n", ctx->json && n ? ", " : "", mp->name, s,
-			  mp->size, rte_mempool_in_use_count(mp), rte_mempool_avail_count(mp),
-			  mp->cache_size);
-		n++;
+		if (mp != NULL)
+			render_row(&r, (union render_val[]){ RS(mp->name), RU(s), RU(mp->size),
+				   RU(rte_mempool_in_use_count(mp)), RU(rte_mempool_avail_count(mp)),
+				   RU(mp->cache_size) });
 	}
-	if (ctx->json)
-		ob_printf(ctx->out, "], \"tables\": {");
-	else
-		ob_printf(ctx->out, "\n%-20s %10s %10s %10s  %s\n", "Table", "Used", "Limit", "Refused",
-			  "Limit set by");
-	for (t = 0; t < RTE_DIM(tables); t++)
-		ob_printf(ctx->out, ctx->json ?
-			  "%s\"%s\": {\"used\": %u, \"limit\": %u, \"refused\": %lu}" :
-			  "%s%-20s %10u %10u %10lu  %s\n", ctx->json && t ? ", " : "", tables[t].name,
-			  used[t], limit[t], tables[t].refused, ctx->json ? "" : tables[t].limit_from);
-	if (ctx->json)
-		ob_printf(ctx->out, "}, \"fib_bytes\": %zu}", dp_fib_memory());
-	else
-		ob_printf(ctx->out, "\nFIB: %.1f MiB in its two copies\n", dp_fib_memory() / 1048576.0);
+	render_table_end(&r);
+	render_text(&r, "\n%-20s %10s %10s %10s  %s\n", "Table", "Used", "Limit", "Refused",
+		    "Limit set by");
+	render_object_begin(&r, "tables");
+	for (t = 0; t < RTE_DIM(tables); t++) {
+		render_object_begin(&r, tables[t].name);
+		render_text(&r, "%-20s ", tables[t].name);
+		render_uint(&r, "used", "%10lu ", used[t]);
+		render_uint(&r, "limit", "%10lu ", limit[t]);
+		render_uint(&r, "refused", "%10lu  ", tables[t].refused);
+		render_text(&r, "%s\n", tables[t].limit_from);
+		render_object_end(&r);
+	}
+	render_object_end(&r);
+	render_uint(&r, "fib_bytes", NULL, dp_fib_memory());
+	render_text(&r, "\nFIB: %.1f MiB in its two copies\n", dp_fib_memory() / 1048576.0);
+	render_end(&r);
 	return 0;
 }
 

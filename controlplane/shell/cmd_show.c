@@ -17,8 +17,10 @@
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/iface.h"
+#include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
+#include "dataplane/ip4.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/node_port.h"
 #include "dataplane/node_sink.h"
@@ -34,21 +36,19 @@ void cmd_show_started(void)
 static int cmd_show_version(struct cmd_ctx *ctx)
 {
 	long up = (long)(time(NULL) - started_at);
+	struct render r;
 
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"name\": \"tern\", \"version\": \"%s\", \"dpdk\": ", TERN_VERSION);
-		ob_json_str(ctx->out, rte_version());
-		ob_printf(ctx->out, ", \"hostname\": ");
-		ob_json_str(ctx->out, cmd_hostname);
-		ob_printf(ctx->out, ", \"uptime_s\": %ld, \"ports\": %u, \"workers\": %u}", up,
-			  dp.nb_ports, dp.nb_workers);
-		return 0;
-	}
-	ob_printf(ctx->out, "tern %s, an IPv4 router on %s\n", TERN_VERSION, rte_version());
-	ob_printf(ctx->out, "hostname %s, up %ldd %02ld:%02ld:%02ld\n", cmd_hostname, up / 86400,
-		  up / 3600 % 24, up / 60 % 60, up % 60);
-	ob_printf(ctx->out, "%u ports, %u workers\n", dp.nb_ports, dp.nb_workers);
+	render_begin(&r, ctx);
+	render_str(&r, "name", NULL, "tern");
+	render_str(&r, "version", "tern %s", TERN_VERSION);
+	render_str(&r, "dpdk", ", an IPv4 router on %s\n", rte_version());
+	render_str(&r, "hostname", "hostname %s", cmd_hostname);
+	render_uint(&r, "uptime_s", NULL, up);
+	render_text(&r, ", up %ldd %02ld:%02ld:%02ld\n", up / 86400, up / 3600 % 24, up / 60 % 60,
+		    up % 60);
+	render_uint(&r, "ports", "%lu ports, ", dp.nb_ports);
+	render_uint(&r, "workers", "%lu workers\n", dp.nb_workers);
+	render_end(&r);
 	return 0;
 }
 
@@ -71,118 +71,109 @@ static void iface_row_get(unsigned int i, struct iface_row *r)
 	r->tx_drops = r->st.tx_drops;
 }
 
-static void iface_json(struct cmd_ctx *ctx, unsigned int i)
+/* One interface in full: show interfaces [IFNAME]. */
+static void iface_render(struct render *r, unsigned int i)
 {
-	struct iface_row r;
+	bool rates = rates_interval_s() > 0;
 	struct port_rates pr;
+	struct iface_row row;
+	const char *desc = iface_description(i);
 
-	iface_row_get(i, &r);
+	iface_row_get(i, &row);
 	rates_port(i, &pr);
-	ob_printf(ctx->out, "{\"name\": ");
-	ob_json_str(ctx->out, r.p->name);
-	ob_printf(ctx->out, ", \"driver\": ");
-	ob_json_str(ctx->out, dp_port_driver(r.p));
-	ob_printf(ctx->out, ", \"device\": ");
-	ob_json_str(ctx->out, r.p->dev);
-	ob_printf(ctx->out, ", \"mac\": \"%s\", \"link\": \"%s\", \"speed_mbps\": %u, \"mtu\": %u, "
-		  "\"rx_queues\": %u, \"tx_queues\": %u, "
-		  "\"rx_packets\": %lu, \"rx_bytes\": %lu, \"tx_packets\": %lu, \"tx_bytes\": %lu, "
-		  "\"rx_missed\": %lu, \"rx_errors\": %lu, \"rx_nombuf\": %lu, \"tx_errors\": %lu, "
-		  "\"tx_drops\": %lu, \"rx_pps\": %.0f, \"tx_pps\": %.0f, \"rx_bps\": %.0f, "
-		  "\"tx_bps\": %.0f, \"rate_interval_s\": %.3f, \"mtu_refused\": %u, \"description\": ",
-		  r.mac, r.link ? "up" : "down", r.speed, r.p->mtu, r.p->nb_rxq, r.p->nb_txq,
-		  r.st.ipackets, r.st.ibytes, r.st.opackets, r.st.obytes, r.st.imissed,
-		  r.st.ierrors, r.st.rx_nombuf, r.st.oerrors, r.tx_drops, pr.rx_pps, pr.tx_pps,
-		  pr.rx_bps, pr.tx_bps, rates_interval_s(), r.p->mtu_refused);
-	ob_json_str(ctx->out, iface_description(i));
-	ob_printf(ctx->out, "}");
-}
-
-static void iface_text(struct cmd_ctx *ctx, unsigned int i)
-{
-	struct iface_row r;
-	struct port_rates pr;
-
-	iface_row_get(i, &r);
-	ob_printf(ctx->out, "%s is %s, driver %s (%s)\n", r.p->name, r.link ? "up" : "down",
-		  dp_port_driver(r.p), r.p->dev);
-	if (*iface_description(i))
-		ob_printf(ctx->out, "  Description: %s\n", iface_description(i));
-	ob_printf(ctx->out, "  MAC %s, MTU %u, speed %u Mb/s, %u rx / %u tx queues\n", r.mac,
-		  r.p->mtu, r.speed, r.p->nb_rxq, r.p->nb_txq);
-	if (r.p->mtu_refused)
-		ob_printf(ctx->out, "  MTU %u was refused by the port (see the log); it keeps MTU %u\n",
-			  r.p->mtu_refused, r.p->mtu);
-	ob_printf(ctx->out, "  rx %lu packets, %lu bytes; missed %lu, errors %lu, no mbuf %lu\n",
-		  r.st.ipackets, r.st.ibytes, r.st.imissed, r.st.ierrors, r.st.rx_nombuf);
-	ob_printf(ctx->out, "  tx %lu packets, %lu bytes; errors %lu, dropped %lu\n",
-		  r.st.opackets, r.st.obytes, r.st.oerrors, r.tx_drops);
-	rates_port(i, &pr);
-	if (rates_interval_s() > 0)
-		ob_printf(ctx->out, "  last %.1f s: rx %.0f pps, %.0f bps; tx %.0f pps, %.0f bps\n",
-			  rates_interval_s(), pr.rx_pps, pr.rx_bps, pr.tx_pps, pr.tx_bps);
+	render_object_begin(r, NULL);
+	render_str(r, "name", "%s is ", row.p->name);
+	render_str(r, "link", "%s, ", row.link ? "up" : "down");
+	render_str(r, "driver", "driver %s ", dp_port_driver(row.p));
+	render_str(r, "device", "(%s)\n", row.p->dev);
+	render_str(r, "description", *desc ? "  Description: %s\n" : NULL, desc);
+	render_str(r, "mac", "  MAC %s, ", row.mac);
+	render_uint(r, "mtu", "MTU %lu, ", row.p->mtu);
+	render_uint(r, "speed_mbps", "speed %lu Mb/s, ", row.speed);
+	render_uint(r, "rx_queues", "%lu rx / ", row.p->nb_rxq);
+	render_uint(r, "tx_queues", "%lu tx queues\n", row.p->nb_txq);
+	render_uint(r, "mtu_refused", row.p->mtu_refused ? "  MTU %lu was refused by the port (see the log); " : NULL,
+		    row.p->mtu_refused);
+	if (row.p->mtu_refused)
+		render_text(r, "it keeps MTU %u\n", row.p->mtu);
+	render_uint(r, "rx_packets", "  rx %lu packets, ", row.st.ipackets);
+	render_uint(r, "rx_bytes", "%lu bytes; ", row.st.ibytes);
+	render_uint(r, "rx_missed", "missed %lu, ", row.st.imissed);
+	render_uint(r, "rx_errors", "errors %lu, ", row.st.ierrors);
+	render_uint(r, "rx_nombuf", "no mbuf %lu\n", row.st.rx_nombuf);
+	render_uint(r, "tx_packets", "  tx %lu packets, ", row.st.opackets);
+	render_uint(r, "tx_bytes", "%lu bytes; ", row.st.obytes);
+	render_uint(r, "tx_errors", "errors %lu, ", row.st.oerrors);
+	render_uint(r, "tx_drops", "dropped %lu\n", row.tx_drops);
+	render_double(r, "rate_interval_s", rates ? "  last %.1f s: " : NULL, "%.3f", rates_interval_s());
+	render_double(r, "rx_pps", rates ? "rx %.0f pps, " : NULL, "%.0f", pr.rx_pps);
+	render_double(r, "rx_bps", rates ? "%.0f bps; " : NULL, "%.0f", pr.rx_bps);
+	render_double(r, "tx_pps", rates ? "tx %.0f pps, " : NULL, "%.0f", pr.tx_pps);
+	render_double(r, "tx_bps", rates ? "%.0f bps\n" : NULL, "%.0f", pr.tx_bps);
+	render_object_end(r);
 }
 
 static int show_interfaces(struct cmd_ctx *ctx, const char *only)
 {
-	unsigned int i, shown = 0;
+	struct render r;
+	unsigned int i;
 
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"interfaces\": [");
-	}
-	for (i = 0; i < dp.nb_ports; i++) {
-		if (only && strcmp(only, dp.ports[i].name) != 0)
-			continue;
-		if (ctx->json) {
-			ob_printf(ctx->out, "%s", shown ? ", " : "");
-			iface_json(ctx, i);
-		} else {
-			iface_text(ctx, i);
-		}
-		shown++;
-	}
-	if (ctx->json)
-		ob_printf(ctx->out, "]}");
+	render_begin(&r, ctx);
+	render_list_begin(&r, "interfaces");
+	for (i = 0; i < dp.nb_ports; i++)
+		if (only == NULL || strcmp(only, dp.ports[i].name) == 0)
+			iface_render(&r, i);
+	render_list_end(&r);
+	render_end(&r);
 	return 0;
 }
 
 static int cmd_show_interfaces(struct cmd_ctx *ctx)
 {
-	return show_interfaces(ctx, ctx->argc > 2 ? ctx->argv[2] : NULL);
+	return show_interfaces(ctx, cmd_arg(ctx, "name"));
 }
 
 static int cmd_show_interfaces_brief(struct cmd_ctx *ctx)
 {
+	static const struct render_col cols[] = {
+		{ "name", "Interface", "%-12s", R_STR }, { "link", "Link", "%-5s", R_STR },
+		{ "mtu", "MTU", "%-6lu", R_UINT }, { "mac", "MAC", "%-17s", R_STR },
+		{ "driver", "Driver", "%-14s", R_STR }, { "rx_packets", "RX packets", "%14lu", R_UINT },
+		{ "tx_packets", "TX packets", "%14lu", R_UINT },
+	};
+	struct render r;
 	unsigned int i;
 
 	if (ctx->json)
-		return show_interfaces(ctx, NULL);
-	ob_printf(ctx->out, "%-12s %-5s %-6s %-17s %-14s %14s %14s\n", "Interface", "Link", "MTU",
-		  "MAC", "Driver", "RX packets", "TX packets");
+		return show_interfaces(ctx, NULL);	/* the whole of each, as show interfaces */
+	render_begin(&r, ctx);
+	render_table_begin(&r, "interfaces", cols, RTE_DIM(cols), true);
 	for (i = 0; i < dp.nb_ports; i++) {
-		struct iface_row r;
+		struct iface_row row;
 
-		iface_row_get(i, &r);
-		ob_printf(ctx->out, "%-12s %-5s %-6u %-17s %-14s %14lu %14lu\n", r.p->name,
-			  r.link ? "up" : "down", r.p->mtu, r.mac, dp_port_driver(r.p),
-			  r.st.ipackets, r.st.opackets);
+		iface_row_get(i, &row);
+		render_row(&r, (union render_val[]){ RS(row.p->name), RS(row.link ? "up" : "down"),
+			   RU(row.p->mtu), RS(row.mac), RS(dp_port_driver(row.p)), RU(row.st.ipackets),
+			   RU(row.st.opackets) });
 	}
+	render_table_end(&r);
+	render_end(&r);
 	return 0;
 }
 
 static int cmd_show_counters(struct cmd_ctx *ctx)
 {
-	unsigned int i, r;
+	static const struct render_col cols[] = {
+		{ "name", "Interface", "%-12s", R_STR }, { "rx_packets", "RX packets", "%14lu", R_UINT },
+		{ "tx_packets", "TX packets", "%14lu", R_UINT }, { "rx_missed", "RX missed", "%10lu", R_UINT },
+		{ "rx_errors", "RX errors", "%10lu", R_UINT }, { "tx_dropped", "TX dropped", "%10lu", R_UINT },
+		{ "punted", "Punted", "%10lu", R_UINT }, { "policed", "Policed", "%10lu", R_UINT },
+	};
+	struct render r;
+	unsigned int i, k;
 
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"ports\": [");
-	} else {
-		ob_printf(ctx->out, "%-12s %14s %14s %10s %10s %10s %10s %10s\n", "Interface",
-			  "RX packets", "TX packets", "RX missed", "RX errors", "TX dropped", "Punted",
-			  "Policed");
-	}
+	render_begin(&r, ctx);
+	render_table_begin(&r, "ports", cols, RTE_DIM(cols), true);
 	for (i = 0; i < dp.nb_ports; i++) {
 		struct dp_port_stats st;
 		struct dp_punt_stats ps;
@@ -190,90 +181,93 @@ static int cmd_show_counters(struct cmd_ctx *ctx)
 
 		dp_port_stats_get(&dp.ports[i], &st);
 		dp_punt_stats(i, &ps);
-		for (r = 0; r < DP_PUNT_REASON_MAX; r++)
-			punted += ps.punted[r];
-		ob_printf(ctx->out, ctx->json ?
-			  "%s{\"name\": \"%s\", \"rx_packets\": %lu, \"tx_packets\": %lu, \"rx_missed\": %lu, "
-			  "\"rx_errors\": %lu, \"tx_dropped\": %lu, \"punted\": %lu, \"policed\": %lu}" :
-			  "%s%-12s %14lu %14lu %10lu %10lu %10lu %10lu %10lu\n",
-			  ctx->json && i ? ", " : "", dp.ports[i].name, st.ipackets, st.opackets,
-			  st.imissed, st.ierrors, st.tx_drops + st.oerrors, punted, ps.policed);
+		for (k = 0; k < DP_PUNT_REASON_MAX; k++)
+			punted += ps.punted[k];
+		render_row(&r, (union render_val[]){ RS(dp.ports[i].name), RU(st.ipackets),
+			   RU(st.opackets), RU(st.imissed), RU(st.ierrors), RU(st.tx_drops + st.oerrors),
+			   RU(punted), RU(ps.policed) });
 	}
-	if (ctx->json)
-		ob_printf(ctx->out, "]}");
+	render_table_end(&r);
+	render_end(&r);
 	return 0;
 }
 
 static int cmd_show_interfaces_counters(struct cmd_ctx *ctx)
 {
+	static const struct render_col cols[] = {
+		{ "name", "Interface", "%-12s", R_STR }, { "rx_packets", "RX packets", "%14lu", R_UINT },
+		{ "rx_pps", "RX pps", "%12.0f", R_DOUBLE }, { "rx_bps", "RX bps", "%14.0f", R_DOUBLE },
+		{ "tx_packets", "TX packets", "%14lu", R_UINT }, { "tx_pps", "TX pps", "%12.0f", R_DOUBLE },
+		{ "tx_bps", "TX bps", "%14.0f", R_DOUBLE },
+	};
+	struct render r;
 	unsigned int i;
 
 	if (ctx->json)
-		return show_interfaces(ctx, NULL);
-	ob_printf(ctx->out, "%-12s %14s %12s %14s %14s %12s %14s\n", "Interface", "RX packets",
-		  "RX pps", "RX bps", "TX packets", "TX pps", "TX bps");
+		return show_interfaces(ctx, NULL);	/* the whole of each, as show interfaces */
+	render_begin(&r, ctx);
+	render_table_begin(&r, "interfaces", cols, RTE_DIM(cols), true);
 	for (i = 0; i < dp.nb_ports; i++) {
 		struct port_rates pr;
-		struct iface_row r;
+		struct iface_row row;
 
-		iface_row_get(i, &r);
+		iface_row_get(i, &row);
 		rates_port(i, &pr);
-		ob_printf(ctx->out, "%-12s %14lu %12.0f %14.0f %14lu %12.0f %14.0f\n", r.p->name,
-			  r.st.ipackets, pr.rx_pps, pr.rx_bps, r.st.opackets, pr.tx_pps, pr.tx_bps);
+		render_row(&r, (union render_val[]){ RS(row.p->name), RU(row.st.ipackets), RD(pr.rx_pps),
+			   RD(pr.rx_bps), RU(row.st.opackets), RD(pr.tx_pps), RD(pr.tx_bps) });
 	}
+	render_table_end(&r);
 	if (rates_interval_s() > 0)
-		ob_printf(ctx->out, "Rates over the last %.1f s.\n", rates_interval_s());
+		render_text(&r, "Rates over the last %.1f s.\n", rates_interval_s());
+	render_end(&r);
 	return 0;
 }
 
-static void reasons(struct cmd_ctx *ctx, const char *title, const struct dp_sink_info *info,
-		    bool *first)
+/*
+ * The packets each sink node took. Text: a table a kind (drops, punts, ICMP errors) with rate
+ * and meaning; JSON: one flat object of the nodes' counts, with their rates beside it.
+ */
+static void reasons(struct render *r, const char *title, const struct dp_sink_info *info)
 {
+	const struct render_col cols[] = {
+		{ NULL, title, "%-24s", R_STR }, { NULL, "Packets", "%12lu", R_UINT },
+		{ NULL, "Rate/s", "%10.0f", R_DOUBLE }, { NULL, "Meaning", " %s", R_STR },
+	};
 	const struct dp_sink_info *d;
 
-	if (!ctx->json)
-		ob_printf(ctx->out, "%-24s %12s %10s  %s\n", title, "Packets", "Rate/s", "Meaning");
+	if (!r->json)
+		render_table_begin(r, NULL, cols, RTE_DIM(cols), true);
 	for (d = info; d->node; d++) {
-		uint64_t n = dp_node_objs(d->node);
-
-		if (ctx->json) {
-			ob_printf(ctx->out, "%s\"%s\": %lu", *first ? "" : ", ", d->node, n);
-			*first = false;
-		} else {
-			ob_printf(ctx->out, "%-24s %12lu %10.0f  %s\n", d->node, n, rates_node(d->node),
-				  d->description);
-		}
+		render_uint(r, d->node, NULL, dp_node_objs(d->node));
+		if (!r->json)
+			render_row(r, (union render_val[]){ RS(d->node), RU(dp_node_objs(d->node)),
+				   RD(rates_node(d->node)), RS(d->description) });
 	}
+	if (!r->json)
+		render_table_end(r);
 }
 
 static int cmd_show_errors(struct cmd_ctx *ctx)
 {
-	bool first = true;
+	const struct dp_sink_info *tables[] = { dp_drop_reasons, dp_punt_reasons, dp_icmp_errors };
+	const char *titles[] = { "Drop reason", "Punt reason", "ICMP error" };
+	struct render r;
+	unsigned int t, k;
 
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{");
+	render_begin(&r, ctx);
+	for (t = 0; t < RTE_DIM(tables); t++) {
+		if (t > 0)
+			render_text(&r, "\n");
+		reasons(&r, titles[t], tables[t]);
 	}
-	reasons(ctx, "Drop reason", dp_drop_reasons, &first);
-	if (!ctx->json)
-		ob_printf(ctx->out, "\n");
-	reasons(ctx, "Punt reason", dp_punt_reasons, &first);
-	if (!ctx->json)
-		ob_printf(ctx->out, "\n");
-	reasons(ctx, "ICMP error", dp_icmp_errors, &first);
-	if (ctx->json) {
-		const struct dp_sink_info *tables[] = { dp_drop_reasons, dp_punt_reasons, dp_icmp_errors };
-		unsigned int t, k, n = 0;
-
-		ob_printf(ctx->out, ", \"rate_interval_s\": %.3f, \"rates_pps\": {", rates_interval_s());
-		for (t = 0; t < RTE_DIM(tables); t++)
-			for (k = 0; tables[t][k].node; k++)
-				ob_printf(ctx->out, "%s\"%s\": %.1f", n++ ? ", " : "", tables[t][k].node,
-					  rates_node(tables[t][k].node));
-		ob_printf(ctx->out, "}}");
-	} else if (rates_interval_s() > 0) {
-		ob_printf(ctx->out, "\nRates over the last %.1f s.\n", rates_interval_s());
-	}
+	render_double(&r, "rate_interval_s", rates_interval_s() > 0 ? "\nRates over the last %.1f s.\n" : NULL,
+		      "%.3f", rates_interval_s());
+	render_object_begin(&r, "rates_pps");
+	for (t = 0; t < RTE_DIM(tables); t++)
+		for (k = 0; tables[t][k].node; k++)
+			render_double(&r, tables[t][k].node, NULL, "%.1f", rates_node(tables[t][k].node));
+	render_object_end(&r);
+	render_end(&r);
 	return 0;
 }
 
@@ -288,41 +282,37 @@ static int cmd_clear_counters(struct cmd_ctx *ctx)
 
 static int cmd_show_ip_fib(struct cmd_ctx *ctx)
 {
-	struct rib_route_info r;
+	const char *addr = cmd_arg(ctx, "fib");
+	struct rib_route_info ri;
 	const struct dp_nexthop *nh;
-	char pfx[16], desc[512], mac[RTE_ETHER_ADDR_FMT_SIZE] = "-";
+	char pfx[24], desc[512], mac[RTE_ETHER_ADDR_FMT_SIZE] = "-";
 	uint32_t ip, id;
+	bool on_port;
+	struct render r;
 
-	if (cmd_parse_ip(ctx->argv[3], &ip) < 0)
-		return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", ctx->argv[3]);
+	if (cmd_parse_ip(addr, &ip) < 0)
+		return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", addr);
 	id = dp_fib_lookup(ip);
 	nh = dp_nh_get(id);
+	on_port = nh->kind == DP_NH_FORWARD || nh->kind == DP_NH_UNRESOLVED;
 	if (nh->kind == DP_NH_FORWARD)
 		rte_ether_format_addr(mac, sizeof(mac), &nh->eth.dst_addr);
-	if (rib_route_lookup(ip, &r) == 0) {
-		cmd_fmt_ip(r.prefix, pfx, sizeof(pfx));
-		rib_nh_describe(&r.nh, desc, sizeof(desc));
+	if (rib_route_lookup(ip, &ri) == 0) {
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(ri.prefix), ri.len);
+		rib_nh_describe(&ri.nh, desc, sizeof(desc));
 	} else {
-		snprintf(pfx, sizeof(pfx), "none");
+		snprintf(pfx, sizeof(pfx), "none/0");
 		snprintf(desc, sizeof(desc), "-");
-		r.len = 0;
 	}
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"address\": \"%s\", \"prefix\": \"%s/%u\", \"nexthop_id\": %u, "
-			  "\"kind\": \"%s\", \"port\": \"%s\", \"mac\": \"%s\", \"route\": ",
-			  ctx->argv[3], pfx, r.len, id, dp_nh_kind_name(nh->kind),
-			  nh->kind == DP_NH_FORWARD || nh->kind == DP_NH_UNRESOLVED ?
-			  dp.ports[nh->port].name : "-", mac);
-		ob_json_str(ctx->out, desc);
-		ob_printf(ctx->out, "}");
-		return 0;
-	}
-	ob_printf(ctx->out, "%s: prefix %s/%u, nexthop %u (%s)", ctx->argv[3], pfx, r.len, id,
-		  dp_nh_kind_name(nh->kind));
-	if (nh->kind == DP_NH_FORWARD || nh->kind == DP_NH_UNRESOLVED)
-		ob_printf(ctx->out, " port %s mac %s", dp.ports[nh->port].name, mac);
-	ob_printf(ctx->out, "\n  route: %s\n", desc);
+	render_begin(&r, ctx);
+	render_str(&r, "address", "%s: ", addr);
+	render_str(&r, "prefix", "prefix %s, ", pfx);
+	render_uint(&r, "nexthop_id", "nexthop %lu ", id);
+	render_str(&r, "kind", "(%s)", dp_nh_kind_name(nh->kind));
+	render_str(&r, "port", on_port ? " port %s" : NULL, on_port ? dp.ports[nh->port].name : "-");
+	render_str(&r, "mac", on_port ? " mac %s" : NULL, mac);
+	render_str(&r, "route", "\n  route: %s\n", desc);
+	render_end(&r);
 	return 0;
 }
 
@@ -339,145 +329,136 @@ static const char *route_origin(const struct rib_route_info *r)
 
 static int cmd_show_ip_route(struct cmd_ctx *ctx)
 {
-	struct rib_route_info *r;
+	static const struct render_col cols[] = {
+		{ "origin", NULL, "%-10s", R_STR }, { "prefix", NULL, "%-18s", R_STR },
+		{ "metric", NULL, "%lu", R_UINT }, { "table", NULL, "%lu", R_UINT },
+		{ "type", NULL, "%s", R_STR }, { "nexthop_id", NULL, "%lu", R_UINT },
+		{ "nexthop", NULL, "%s", R_STR }, { NULL, "", "%s", R_STR },
+	};
+	const char *only_arg = cmd_arg(ctx, "prefix");
+	bool longer = cmd_arg(ctx, "longer-prefixes") != NULL;
+	struct rib_route_info *ri;
 	unsigned int n, i, shown = 0;
 	uint32_t only = 0;
 	uint8_t only_len = 0;
-	bool filter = ctx->argc > 3, longer = ctx->argc > 4;
-	char pfx[24], ip[16], desc[512];
+	char pfx[24], desc[512], line[600];
+	struct render r;
 	int rc;
 
-	if (filter && (rc = cmd_parse_prefix(ctx, ctx->argv[3], &only, &only_len, false)) < 0)
+	if (only_arg && (rc = cmd_parse_prefix(ctx, only_arg, &only, &only_len, false)) < 0)
 		return rc;
-	if ((rc = rib_routes_sorted(&r, &n, false)) < 0)
+	if ((rc = rib_routes_sorted(&ri, &n, false)) < 0)
 		return cmd_error(ctx, rc, "%% Cannot list routes: %s", strerror(-rc));
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"routes\": [");
-	}
+	render_begin(&r, ctx);
+	render_table_begin(&r, "routes", cols, RTE_DIM(cols), false);
 	for (i = 0; i < n; i++) {
 		uint32_t m = only_len ? ~0u << (32 - only_len) : 0;
 
-		if (filter && (longer ? r[i].len < only_len || (r[i].prefix & m) != (only & m)
-				      : r[i].len != only_len || r[i].prefix != (only & m)))
+		if (only_arg && (longer ? ri[i].len < only_len || (ri[i].prefix & m) != (only & m)
+					: ri[i].len != only_len || ri[i].prefix != (only & m)))
 			continue;
-		cmd_fmt_ip(r[i].prefix, ip, sizeof(ip));
-		snprintf(pfx, sizeof(pfx), "%s/%u", ip, r[i].len);
-		rib_nh_describe(&r[i].nh, desc, sizeof(desc));
-		if (ctx->json) {
-			ob_printf(ctx->out, "%s{\"prefix\": \"%s\", \"origin\": \"%s\", \"metric\": %u, "
-				  "\"table\": %u, \"type\": \"%s\", \"nexthop_id\": %u, \"nexthop\": ",
-				  shown ? ", " : "", pfx, route_origin(&r[i]), r[i].attrs.metric,
-				  r[i].attrs.table, rib_nh_type_name(r[i].nh.type), r[i].nh_id);
-			ob_json_str(ctx->out, desc);
-			ob_printf(ctx->out, "}");
-		} else {
-			ob_printf(ctx->out, "%-10s %-18s %s", route_origin(&r[i]), pfx, desc);
-			if (rib_table_rank(r[i].attrs.table) > 1)
-				ob_printf(ctx->out, " (table %u)", r[i].attrs.table);
-			ob_printf(ctx->out, "\n");
-		}
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(ri[i].prefix), ri[i].len);
+		rib_nh_describe(&ri[i].nh, desc, sizeof(desc));
+		/* the text line: origin, prefix, the nexthop, and a table other than local and main */
+		snprintf(line, sizeof(line), "%-10s %-18s %s", route_origin(&ri[i]), pfx, desc);
+		if (rib_table_rank(ri[i].attrs.table) > 1)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), " (table %u)",
+				 ri[i].attrs.table);
+		render_row(&r, (union render_val[]){ RS(route_origin(&ri[i])), RS(pfx),
+			   RU(ri[i].attrs.metric), RU(ri[i].attrs.table), RS(rib_nh_type_name(ri[i].nh.type)),
+			   RU(ri[i].nh_id), RS(desc), RS(line) });
 		shown++;
 	}
-	if (ctx->json)
-		ob_printf(ctx->out, "]}");
-	else if (filter && shown == 0)
-		ob_printf(ctx->out, "%% No route %s %s\n", longer ? "within" : "for", ctx->argv[3]);
-	free(r);
+	render_table_end(&r);
+	if (only_arg && shown == 0)
+		render_text(&r, "%% No route %s %s\n", longer ? "within" : "for", only_arg);
+	render_end(&r);
+	free(ri);
 	return 0;
 }
 
 static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 {
 	struct rib_counts c;
+	struct render r;
 	unsigned int t;
 
 	rib_counts(&c);
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"kernel_routes\": %u, \"adjacencies\": %u, \"alternates\": %u, "
-			  "\"nexthops\": %u, \"neighbors\": %u, \"addresses\": %u, "
-			  "\"fib_updates\": %lu, \"fib_memory_bytes\": %zu, \"fib_standby_lag\": %u, "
-			  "\"by_type\": {",
-			  c.routes[RIB_SRC_KERNEL], c.routes[RIB_SRC_ADJACENCY], c.alternates,
-			  c.nexthops, c.neighbours, c.addresses, dp_fib_updates(), dp_fib_memory(),
-			  dp_fib_lag());
-		for (t = 0; t <= RIB_NH_GROUP; t++)
-			ob_printf(ctx->out, "%s\"%s\": %u", t ? ", " : "", rib_nh_type_name(t),
-				  c.by_type[t]);
-		ob_printf(ctx->out, "}}");
-		return 0;
+	render_begin(&r, ctx);
+	render_uint(&r, "kernel_routes", "routes from the kernel   %10lu\n", c.routes[RIB_SRC_KERNEL]);
+	render_uint(&r, "adjacencies", "neighbour adjacencies    %10lu\n", c.routes[RIB_SRC_ADJACENCY]);
+	render_uint(&r, "alternates", "set aside (table, metric) %9lu\n", c.alternates);
+	render_object_begin(&r, "by_type");
+	for (t = 0; t <= RIB_NH_GROUP; t++) {
+		render_text(&r, "  %-22s ", rib_nh_type_name(t));
+		render_uint(&r, rib_nh_type_name(t), "%10lu\n", c.by_type[t]);
 	}
-	ob_printf(ctx->out, "routes from the kernel   %10u\n", c.routes[RIB_SRC_KERNEL]);
-	ob_printf(ctx->out, "neighbour adjacencies    %10u\n", c.routes[RIB_SRC_ADJACENCY]);
-	ob_printf(ctx->out, "set aside (table, metric) %9u\n", c.alternates);
-	for (t = 0; t <= RIB_NH_GROUP; t++)
-		ob_printf(ctx->out, "  %-22s %10u\n", rib_nh_type_name(t), c.by_type[t]);
-	ob_printf(ctx->out, "nexthops                 %10u\n", c.nexthops);
-	ob_printf(ctx->out, "neighbours               %10u\n", c.neighbours);
-	ob_printf(ctx->out, "FIB updates              %10lu\n", dp_fib_updates());
-	ob_printf(ctx->out, "FIB memory               %10zu MiB (two copies)\n", dp_fib_memory() >> 20);
-	if (dp_fib_lag() > 0)	/* after a bulk load at start: forwarding is complete, the spare follows */
-		ob_printf(ctx->out, "FIB second copy behind   %10u changes (being brought level)\n",
-			  dp_fib_lag());
+	render_object_end(&r);
+	render_uint(&r, "nexthops", "nexthops                 %10lu\n", c.nexthops);
+	render_uint(&r, "neighbors", "neighbours               %10lu\n", c.neighbours);
+	render_uint(&r, "addresses", NULL, c.addresses);
+	render_uint(&r, "fib_updates", "FIB updates              %10lu\n", dp_fib_updates());
+	render_uint(&r, "fib_memory_bytes", NULL, dp_fib_memory());
+	render_text(&r, "FIB memory               %10zu MiB (two copies)\n", dp_fib_memory() >> 20);
+	/* after a bulk load at start: forwarding is complete, the spare copy follows */
+	render_uint(&r, "fib_standby_lag", dp_fib_lag() > 0 ?
+		    "FIB second copy behind   %10lu changes (being brought level)\n" : NULL, dp_fib_lag());
+	render_end(&r);
 	return 0;
 }
 
 static int cmd_show_netlink(struct cmd_ctx *ctx)
 {
 	const struct nl_stats *s = netlink_stats();
+	struct render r;
 
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"messages\": %lu, \"links\": %lu, \"addresses\": %lu, "
-			  "\"routes\": %lu, \"neighbors\": %lu, \"malformed\": %lu, "
-			  "\"routes_skipped\": %lu, \"resyncs\": %lu, \"overflows\": %lu, "
-			  "\"swept\": %lu, \"batches\": %lu, \"max_batch\": %lu, "
-			  "\"batch_interval_us\": %u, \"batch_waits\": %lu, "
-			  "\"last_resync_s\": %.3f, \"rcvbuf\": %u, \"backlog_bytes\": %u, "
-			  "\"routes_refused\": %lu, \"neighbors_refused\": %lu, \"addresses_refused\": %lu}",
-			  s->messages, s->links, s->addrs, s->routes, s->neighs, s->malformed,
-			  s->routes_skipped, s->resyncs, s->overflows, s->swept, s->batches,
-			  s->max_batch, s->batch_interval_us, s->batch_waits, s->last_resync_s, s->rcvbuf,
-			  netlink_backlog(), s->routes_refused, s->neighs_refused, s->addrs_refused);
-		return 0;
-	}
-	ob_printf(ctx->out, "messages %lu: links %lu, addresses %lu, routes %lu, neighbours %lu\n",
-		  s->messages, s->links, s->addrs, s->routes, s->neighs);
-	ob_printf(ctx->out, "malformed %lu, routes not mirrored %lu (other tables, not via a port)\n",
-		  s->malformed, s->routes_skipped);
-	ob_printf(ctx->out, "refused for a full table: routes %lu, neighbours %lu, addresses %lu\n",
-		  s->routes_refused, s->neighs_refused, s->addrs_refused);
-	ob_printf(ctx->out, "resyncs %lu (overflows %lu, stale entries swept %lu, last took %.3f s)\n",
-		  s->resyncs, s->overflows, s->swept, s->last_resync_s);
-	ob_printf(ctx->out, "batches %lu (largest %lu messages), at least %u us apart: %lu waited\n",
-		  s->batches, s->max_batch, s->batch_interval_us, s->batch_waits);
-	ob_printf(ctx->out, "receive buffer %u bytes, %u unread\n", s->rcvbuf, netlink_backlog());
+	render_begin(&r, ctx);
+	render_uint(&r, "messages", "messages %lu: ", s->messages);
+	render_uint(&r, "links", "links %lu, ", s->links);
+	render_uint(&r, "addresses", "addresses %lu, ", s->addrs);
+	render_uint(&r, "routes", "routes %lu, ", s->routes);
+	render_uint(&r, "neighbors", "neighbours %lu\n", s->neighs);
+	render_uint(&r, "malformed", "malformed %lu, ", s->malformed);
+	render_uint(&r, "routes_skipped", "routes not mirrored %lu (other tables, not via a port)\n",
+		    s->routes_skipped);
+	render_uint(&r, "routes_refused", "refused for a full table: routes %lu, ", s->routes_refused);
+	render_uint(&r, "neighbors_refused", "neighbours %lu, ", s->neighs_refused);
+	render_uint(&r, "addresses_refused", "addresses %lu\n", s->addrs_refused);
+	render_uint(&r, "resyncs", "resyncs %lu ", s->resyncs);
+	render_uint(&r, "overflows", "(overflows %lu, ", s->overflows);
+	render_uint(&r, "swept", "stale entries swept %lu, ", s->swept);
+	render_double(&r, "last_resync_s", "last took %.3f s)\n", "%.3f", s->last_resync_s);
+	render_uint(&r, "batches", "batches %lu ", s->batches);
+	render_uint(&r, "max_batch", "(largest %lu messages), ", s->max_batch);
+	render_uint(&r, "batch_interval_us", "at least %lu us apart: ", s->batch_interval_us);
+	render_uint(&r, "batch_waits", "%lu waited\n", s->batch_waits);
+	render_uint(&r, "rcvbuf", "receive buffer %lu bytes, ", s->rcvbuf);
+	render_uint(&r, "backlog_bytes", "%lu unread\n", netlink_backlog());
+	render_end(&r);
 	return 0;
 }
 
 static int cmd_show_arp(struct cmd_ctx *ctx)
 {
+	static const struct render_col cols[] = {
+		{ "address", "Address", "%-16s", R_STR }, { "mac", "MAC", "%-18s", R_STR },
+		{ "interface", "Interface", "%-12s", R_STR }, { "type", "Type", "%s", R_STR },
+	};
 	const struct rib_neigh *n;
 	unsigned int i, nb = rib_neighs(&n);
 	char ip[16], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	struct render r;
 
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"neighbors\": [");
-	} else {
-		ob_printf(ctx->out, "%-16s %-18s %-12s %s\n", "Address", "MAC", "Interface", "Type");
-	}
+	render_begin(&r, ctx);
+	render_table_begin(&r, "neighbors", cols, RTE_DIM(cols), true);
 	for (i = 0; i < nb; i++) {
 		cmd_fmt_ip(n[i].ip, ip, sizeof(ip));
 		rte_ether_format_addr(mac, sizeof(mac), &n[i].mac);
-		ob_printf(ctx->out, ctx->json ? "%s{\"address\": \"%s\", \"mac\": \"%s\", \"interface\": \"%s\", \"type\": \"%s\"}"
-					      : "%s%-16s %-18s %-12s %s\n",
-			  ctx->json && i ? ", " : "", ip, mac, dp.ports[n[i].port].name,
-			  n[i].permanent ? "static" : "dynamic");
+		render_row(&r, (union render_val[]){ RS(ip), RS(mac), RS(dp.ports[n[i].port].name),
+			   RS(n[i].permanent ? "static" : "dynamic") });
 	}
-	if (ctx->json)
-		ob_printf(ctx->out, "]}");
+	render_table_end(&r);
+	render_end(&r);
 	return 0;
 }
 
@@ -485,13 +466,13 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show version", "Software version and uptime", cmd_show_version, 0 },
 	{ CMD_MODE_EXEC, "show interfaces", "Interfaces: state, addresses, counters", cmd_show_interfaces, 0 },
 	{ CMD_MODE_EXEC, "show interfaces brief", "One line per interface", cmd_show_interfaces_brief, 0 },
-	{ CMD_MODE_EXEC, "show interfaces IFNAME", "One interface", cmd_show_interfaces, 0 },
+	{ CMD_MODE_EXEC, "show interfaces name:IFNAME", "One interface", cmd_show_interfaces, 0 },
 	{ CMD_MODE_EXEC, "show interfaces counters", "Packet counts and rates (pps, bps) per interface", cmd_show_interfaces_counters, 0 },
 	{ CMD_MODE_EXEC, "show errors", "Packets dropped and punted, by reason", cmd_show_errors, 0 },
 	{ CMD_MODE_EXEC, "show counters", "Per-interface packet counters", cmd_show_counters, 0 },
 	{ CMD_MODE_EXEC, "show ip route", "The routing table", cmd_show_ip_route, 0 },
-	{ CMD_MODE_EXEC, "show ip route A.B.C.D/M", "One route", cmd_show_ip_route, 0 },
-	{ CMD_MODE_EXEC, "show ip route A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M", "One route", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route summary", "Route counts by type, nexthops, FIB memory", cmd_show_ip_route_summary, 0 },
 	{ CMD_MODE_EXEC, "show netlink", "The kernel mirror: messages, errors, resyncs", cmd_show_netlink, 0 },
 	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },

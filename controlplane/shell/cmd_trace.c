@@ -10,6 +10,7 @@
 
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/node_sink.h"
@@ -107,7 +108,7 @@ static void fate(const struct dp_trace_rec *r, bool icmp, char *buf, size_t len)
 		snprintf(buf, len, "ended in %s", last ? last : "?");
 }
 
-static void print_one(struct cmd_ctx *ctx, unsigned int no, const struct trace_line *l,
+static void print_one(struct render *rd, unsigned int no, const struct trace_line *l,
 		      uint64_t t0)
 {
 	const struct dp_trace_rec *r = l->r;
@@ -128,50 +129,49 @@ static void print_one(struct cmd_ctx *ctx, unsigned int no, const struct trace_l
 		cmd_fmt_ip(ri.prefix, route, sizeof(route));
 		snprintf(route + strlen(route), sizeof(route) - strlen(route), "/%u", ri.len);
 	}
-	if (ctx->json) {
-		ob_printf(ctx->out, "%s{\"packet\": %u, \"worker\": %u, \"us\": %.3f, \"in\": \"%s\", "
-			  "\"length\": %u, \"ether_type\": %u, ", no > 1 ? ", " : "", no, l->worker, us,
-			  dp.ports[r->port_in].name, r->len, r->ether_type);
-		if (r->ip4)
-			ob_printf(ctx->out, "\"src\": \"%s\", \"dst\": \"%s\", \"protocol\": %u, \"ttl\": %u, ",
-				  src, dst, r->proto, r->ttl);
-		ob_printf(ctx->out, "\"path\": [");
-		for (i = 0; i < r->nb_path; i++)
-			ob_printf(ctx->out, "%s\"%s\"", i ? ", " : "", rte_node_id_to_name(r->path[i]));
-		ob_printf(ctx->out, "], \"fib\": ");
-		if (r->looked_up)
-			ob_printf(ctx->out, "{\"kind\": \"%s\", \"port\": \"%s\", \"mac\": \"%s\", \"route_now\": \"%s\"}",
-				  kind_names[r->nh_kind], r->nh_kind == DP_NH_FORWARD ?
-				  dp.ports[r->nh_port].name : "-", mac, route);
-		else
-			ob_printf(ctx->out, "null");
-		ob_printf(ctx->out, ", \"out\": %s%s%s, \"done\": %s, \"fate\": \"%s\"}",
-			  r->port_out != DP_TRACE_NOT_SENT ? "\"" : "",
-			  r->port_out != DP_TRACE_NOT_SENT ? dp.ports[r->port_out].name : "null",
-			  r->port_out != DP_TRACE_NOT_SENT ? "\"" : "", r->done ? "true" : "false", what);
-		return;
+	render_object_begin(rd, NULL);
+	render_uint(rd, "packet", "Packet %lu  ", no);
+	render_double(rd, "us", "+%.1f us  ", "%.3f", us);
+	render_uint(rd, "worker", "worker %lu  ", l->worker);
+	render_str(rd, "in", "in %s, ", dp.ports[r->port_in].name);
+	render_uint(rd, "length", "%lu bytes, ", r->len);
+	render_uint(rd, "ether_type", r->ip4 ? NULL : "ethertype 0x%04lx\n", r->ether_type);
+	if (r->ip4) {
+		render_str(rd, "src", "%s > ", src);
+		render_str(rd, "dst", "%s ", dst);
+		render_uint(rd, "protocol", "proto %lu ", r->proto);
+		render_uint(rd, "ttl", "ttl %lu\n", r->ttl);
 	}
-	ob_printf(ctx->out, "Packet %u  +%.1f us  worker %u  in %s, %u bytes, ", no, us, l->worker,
-		  dp.ports[r->port_in].name, r->len);
-	if (r->ip4)
-		ob_printf(ctx->out, "%s > %s proto %u ttl %u\n", src, dst, r->proto, r->ttl);
-	else
-		ob_printf(ctx->out, "ethertype 0x%04x\n", r->ether_type);
-	ob_printf(ctx->out, "  path:");
+	render_text(rd, "  path:");
+	render_list_begin(rd, "path");
 	for (i = 0; i < r->nb_path; i++)
-		ob_printf(ctx->out, " %s", rte_node_id_to_name(r->path[i]));
-	ob_printf(ctx->out, "\n");
-	if (r->looked_up)
-		ob_printf(ctx->out, "  fib:  %s%s%s%s%s (route %s now)\n", kind_names[r->nh_kind],
-			  r->nh_kind == DP_NH_FORWARD ? " via " : "",
-			  r->nh_kind == DP_NH_FORWARD ? dp.ports[r->nh_port].name : "",
-			  r->nh_kind == DP_NH_FORWARD ? " to " : "",
-			  r->nh_kind == DP_NH_FORWARD ? mac : "", route);
-	ob_printf(ctx->out, "  fate: %s\n", what);
+		render_str(rd, NULL, " %s", rte_node_id_to_name(r->path[i]));
+	render_list_end(rd);
+	render_text(rd, "\n");
+	if (r->looked_up) {
+		bool fwd = r->nh_kind == DP_NH_FORWARD;
+
+		render_object_begin(rd, "fib");
+		render_str(rd, "kind", "  fib:  %s", kind_names[r->nh_kind]);
+		render_str(rd, "port", fwd ? " via %s" : NULL, fwd ? dp.ports[r->nh_port].name : "-");
+		render_str(rd, "mac", fwd ? " to %s" : NULL, mac);
+		render_str(rd, "route_now", " (route %s now)\n", route);
+		render_object_end(rd);
+	} else {
+		render_null(rd, "fib");
+	}
+	if (r->port_out != DP_TRACE_NOT_SENT)
+		render_str(rd, "out", NULL, dp.ports[r->port_out].name);
+	else
+		render_null(rd, "out");
+	render_bool(rd, "done", NULL, r->done);
+	render_str(rd, "fate", "  fate: %s\n", what);
+	render_object_end(rd);
 }
 
 static int cmd_show_trace(struct cmd_ctx *ctx)
 {
+	struct render rd;
 	struct trace_line *lines;
 	unsigned int w, i, n = 0;
 	uint64_t t0 = UINT64_MAX;
@@ -192,23 +192,23 @@ static int cmd_show_trace(struct cmd_ctx *ctx)
 		}
 	}
 	qsort(lines, n, sizeof(*lines), by_seq);
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"port\": \"%s\", \"asked\": %u, \"armed\": %s, \"packets\": [",
-			  trace_port, trace_count, dp_trace.on ? "true" : "false");
-	} else if (trace_count == 0) {
-		ob_printf(ctx->out, "No trace yet: trace IFNAME [count N] starts one\n");
-	} else {
-		ob_printf(ctx->out, "Trace of %s: %u of %u packets picked%s\n\n", trace_port, n,
-			  trace_count, dp_trace.on ? ", still armed" : "");
-	}
+	render_begin(&rd, ctx);
+	render_str(&rd, "port", NULL, trace_port);
+	render_uint(&rd, "asked", NULL, trace_count);
+	render_bool(&rd, "armed", NULL, dp_trace.on);
+	if (trace_count == 0)
+		render_text(&rd, "No trace yet: trace IFNAME [count N] starts one\n");
+	else
+		render_text(&rd, "Trace of %s: %u of %u packets picked%s\n\n", trace_port, n,
+			    trace_count, dp_trace.on ? ", still armed" : "");
+	render_list_begin(&rd, "packets");
 	for (i = 0; i < n; i++) {
-		print_one(ctx, i + 1, &lines[i], t0);
-		if (!ctx->json && i + 1 < n)
-			ob_printf(ctx->out, "\n");
+		if (i > 0)
+			render_text(&rd, "\n");
+		print_one(&rd, i + 1, &lines[i], t0);
 	}
-	if (ctx->json)
-		ob_printf(ctx->out, "]}");
+	render_list_end(&rd);
+	render_end(&rd);
 	free(lines);
 	return 0;
 }

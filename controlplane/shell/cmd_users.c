@@ -2,7 +2,10 @@
 /* show users: the shell sessions connected to ternd, who they are and what they wait for. */
 #include <stdio.h>
 
+#include <rte_common.h>
+
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/render.h"
 #include "controlplane/ternd/api_server.h"
 
 static const char *const mode_names[CMD_MODE_MAX] = {
@@ -11,34 +14,32 @@ static const char *const mode_names[CMD_MODE_MAX] = {
 
 static int cmd_show_users(struct cmd_ctx *ctx)
 {
+	static const struct render_col cols[] = {
+		{ "self", NULL, "", R_BOOL }, { NULL, " ", "%s", R_STR },
+		{ "user", "User", "%-16s", R_STR }, { "uid", "Uid", "%6lu", R_UINT },
+		{ "may_configure", "Configure", "%-9s", R_BOOL }, { "mode", "Mode", "%-10s", R_STR },
+		{ "connected_s", "Connected", "%9lus", R_UINT }, { "idle_s", "Idle", "%7lus", R_UINT },
+		{ "requests", "Requests", "%9lu", R_UINT }, { "job", NULL, "", R_BOOL },
+		{ NULL, "", "%s", R_STR }, { "tx_queued", NULL, "", R_UINT },
+	};
 	struct api_user u[API_MAX_CLIENTS];
 	unsigned int n = api_server_users(u, API_MAX_CLIENTS, ctx->s), i;
+	struct render r;
 
-	if (ctx->json) {
-		ctx->wrote_json = true;
-		ob_printf(ctx->out, "{\"limit\": %u, \"root_slots\": %u, \"tx_queued\": %zu, \"users\": [",
-			  API_MAX_CLIENTS, API_ROOT_SLOTS, api_server_tx_queued());
-		for (i = 0; i < n; i++) {
-			ob_printf(ctx->out, "%s{\"user\": ", i ? ", " : "");
-			ob_json_str(ctx->out, u[i].user);
-			ob_printf(ctx->out, ", \"uid\": %u, \"may_configure\": %s, \"self\": %s, "
-				  "\"mode\": \"%s\", \"connected_s\": %lu, \"idle_s\": %lu, \"job\": %s, "
-				  "\"requests\": %lu, \"tx_queued\": %zu}", u[i].uid,
-				  u[i].privileged ? "true" : "false", u[i].self ? "true" : "false",
-				  mode_names[u[i].mode], u[i].connected_s, u[i].idle_s,
-				  u[i].job ? "true" : "false", u[i].requests, u[i].tx_queued);
-		}
-		ob_printf(ctx->out, "]}");
-		return 0;
-	}
-	ob_printf(ctx->out, "  %-16s %6s %-9s %-10s %10s %8s %9s\n", "User", "Uid", "Configure",
-		  "Mode", "Connected", "Idle", "Requests");
+	render_begin(&r, ctx);
+	render_uint(&r, "limit", NULL, API_MAX_CLIENTS);
+	render_uint(&r, "root_slots", NULL, API_ROOT_SLOTS);
+	render_uint(&r, "tx_queued", NULL, api_server_tx_queued());
+	render_table_begin(&r, "users", cols, RTE_DIM(cols), true);
 	for (i = 0; i < n; i++)
-		ob_printf(ctx->out, "%c %-16s %6u %-9s %-10s %9lus %7lus %9lu%s\n", u[i].self ? '*' : ' ',
-			  u[i].user, u[i].uid, u[i].privileged ? "yes" : "no", mode_names[u[i].mode],
-			  u[i].connected_s, u[i].idle_s, u[i].requests, u[i].job ? "  (job running)" : "");
-	ob_printf(ctx->out, "%u of %u sessions (the last %u are root's)\n", n, API_MAX_CLIENTS,
-		  API_ROOT_SLOTS);
+		render_row(&r, (union render_val[]){ RB(u[i].self), RS(u[i].self ? "*" : " "),
+			   RS(u[i].user), RU(u[i].uid), RB(u[i].privileged), RS(mode_names[u[i].mode]),
+			   RU(u[i].connected_s), RU(u[i].idle_s), RU(u[i].requests), RB(u[i].job),
+			   RS(u[i].job ? "  (job running)" : ""), RU(u[i].tx_queued) });
+	render_table_end(&r);
+	render_text(&r, "%u of %u sessions (the last %u are root's)\n", n, API_MAX_CLIENTS,
+		    API_ROOT_SLOTS);
+	render_end(&r);
 	return 0;
 }
 
