@@ -241,20 +241,21 @@ static int cmd_no_ip_route(struct cmd_ctx *ctx)
 
 static int cmd_arp(struct cmd_ctx *ctx)
 {
-	struct dp_port *p = dp_port_by_name(ctx->argv[3]);
+	const char *addr = cmd_arg(ctx, "address"), *mac_arg = cmd_arg(ctx, "mac");
+	struct dp_port *p = dp_port_by_name(cmd_arg(ctx, "interface"));
 	struct rte_ether_addr mac;
 	uint32_t ip, ifindex = mirror_port_ifindex(p - dp.ports);
 	int rc;
 
-	if (cmd_parse_ip(ctx->argv[1], &ip) < 0 || rte_ether_unformat_addr(ctx->argv[2], &mac) < 0)
+	if (cmd_parse_ip(addr, &ip) < 0 || rte_ether_unformat_addr(mac_arg, &mac) < 0)
 		return cmd_error(ctx, -EINVAL, "%% Expected arp A.B.C.D MAC IFNAME");
 	if (!rte_is_unicast_ether_addr(&mac) || rte_is_zero_ether_addr(&mac))
-		return cmd_error(ctx, -EINVAL, "%% %s is not a unicast MAC address", ctx->argv[2]);
+		return cmd_error(ctx, -EINVAL, "%% %s is not a unicast MAC address", mac_arg);
 	if (rib_connected_port(ip) != p - dp.ports)
-		return cmd_error(ctx, -EINVAL, "%% %s is not on a subnet of %s", ctx->argv[1], p->name);
+		return cmd_error(ctx, -EINVAL, "%% %s is not on a subnet of %s", addr, p->name);
 	rc = nlr_neigh(true, ifindex, ip, &mac);
 	if (rc < 0)
-		return cmd_error(ctx, rc, "%% The kernel refused ARP entry %s: %s", ctx->argv[1],
+		return cmd_error(ctx, rc, "%% The kernel refused ARP entry %s: %s", addr,
 				 strerror(-rc));
 	netlink_drain();
 	return 0;
@@ -262,22 +263,23 @@ static int cmd_arp(struct cmd_ctx *ctx)
 
 static int cmd_no_arp(struct cmd_ctx *ctx)
 {
+	const char *addr = cmd_arg(ctx, "address");
 	const struct rib_neigh *n;
 	unsigned int i, nb = rib_neighs(&n);
 	uint32_t ip;
 	int rc;
 
-	if (cmd_parse_ip(ctx->argv[2], &ip) < 0)
-		return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", ctx->argv[2]);
+	if (cmd_parse_ip(addr, &ip) < 0)
+		return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", addr);
 	for (i = 0; i < nb; i++)
 		if (n[i].ip == ip && n[i].permanent)
 			break;
 	if (i == nb)
-		return cmd_error(ctx, -ENOENT, "%% No static ARP entry for %s", ctx->argv[2]);
+		return cmd_error(ctx, -ENOENT, "%% No static ARP entry for %s", addr);
 	rc = nlr_neigh(false, mirror_port_ifindex(n[i].port), ip, NULL);
 	if (rc < 0)
 		return cmd_error(ctx, rc, "%% The kernel refused to remove ARP entry %s: %s",
-				 ctx->argv[2], strerror(-rc));
+				 addr, strerror(-rc));
 	netlink_drain();
 	return 0;
 }
@@ -291,7 +293,7 @@ const struct cmd_def cmd_ip_table[] = {
 	{ CMD_MODE_CONFIG, "no ip route prefix:A.B.C.D/M [(target:A.B.C.D|target:IFNAME|target:blackhole|target:unreachable|target:prohibit) [distance:NUMBER]]",
 	  "Remove a static route (with a gateway or interface, that member of an ECMP route; with a distance, of that distance)",
 	  cmd_no_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "arp A.B.C.D MAC IFNAME", "Static ARP entry", cmd_arp, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no arp A.B.C.D", "Remove a static ARP entry", cmd_no_arp, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "arp address:A.B.C.D mac:MAC interface:IFNAME", "Static ARP entry", cmd_arp, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "no arp address:A.B.C.D", "Remove a static ARP entry", cmd_no_arp, CMD_F_CONFIG },
 	{ 0 },
 };

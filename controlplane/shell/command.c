@@ -360,6 +360,79 @@ const char *cmd_arg(const struct cmd_ctx *ctx, const char *name)
 	return NULL;
 }
 
+/* Whether t takes the named word w: a value of its kind, or a keyword named apart as w's value. */
+static bool takes(const struct tok *t, const struct cmd_word *w)
+{
+	if (t->name == NULL || strlen(w->name) != t->name_len ||
+	    strncmp(t->name, w->name, t->name_len) != 0)
+		return false;
+	if (t->kind == TOK_KEYWORD)
+		return strcmp(t->text, w->value) == 0;
+	return value_ok(t->kind, w->value);
+}
+
+/*
+ * The shortest way of saying a command of mode that starts with the keywords of head and takes
+ * every named word given, each where its name stands; keywords named only by themselves
+ * ([force]) come only when given. Returns the compiled command, or NULL.
+ */
+static const struct compiled *line_for(enum cmd_mode mode, const char *head,
+				       const struct cmd_word *w, unsigned int nw)
+{
+	const struct compiled *best = NULL;
+	int i, t;
+
+	for (i = 0; i < nb_cmds; i++) {
+		const struct compiled *c = &cmds[i];
+		unsigned int taken = 0, k;
+		const char *h = head;
+		bool ok = c->def->mode == mode;
+
+		for (t = 0; ok && t < c->ntok; t++) {
+			size_t n = strlen(c->tok[t].text);
+
+			if (*h != '\0') {	/* the head's keywords first */
+				ok = c->tok[t].kind == TOK_KEYWORD && strncmp(h, c->tok[t].text, n) == 0 &&
+				     (h[n] == ' ' || h[n] == '\0');
+				h += n + (h[n] == ' ');
+				continue;
+			}
+			for (k = 0; k < nw && !takes(&c->tok[t], &w[k]); k++)
+				;
+			if (k < nw)
+				taken++;
+			else if (c->tok[t].kind != TOK_KEYWORD || c->tok[t].name != c->tok[t].text)
+				ok = false;	/* a value, or a keyword named apart, that nobody gave */
+		}
+		if (ok && *h == '\0' && taken == nw && (best == NULL || c->ntok < best->ntok))
+			best = c;
+	}
+	return best;
+}
+
+int cmd_line(struct outbuf *out, enum cmd_mode mode, const char *head, const struct cmd_word *w,
+	     unsigned int nw)
+{
+	const struct compiled *c = line_for(mode, head, w, nw);
+	unsigned int k;
+	int t;
+
+	if (c == NULL)
+		return -EINVAL;
+	if (mode == CMD_MODE_CONFIG_IF)
+		ob_printf(out, " ");
+	for (t = 0; t < c->ntok; t++) {
+		const char *word = c->tok[t].text;
+
+		for (k = 0; k < nw && c->tok[t].kind != TOK_KEYWORD; k++)
+			if (takes(&c->tok[t], &w[k]))
+				word = w[k].value;
+		ob_printf(out, "%s%s", t ? " " : "", word);
+	}
+	ob_printf(out, "\n");
+	return 0;
+}
+
 int cmd_execute(struct cmd_session *s, const char *line, bool json, struct outbuf *out)
 {
 	char buf[1024], *words[CMD_MAX_WORDS];

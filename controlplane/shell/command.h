@@ -112,6 +112,20 @@ void cmd_prompt(const struct cmd_session *s, char *buf, size_t len);
  * when the line left it out. */
 const char *cmd_arg(const struct cmd_ctx *ctx, const char *name);
 
+/* A word of a command line by its name in the syntax, for cmd_line. */
+struct cmd_word {
+	const char *name;
+	const char *value;
+};
+
+/*
+ * Writes the command of mode beginning with the keywords head ("ip route") that says the
+ * words given, as the grammar spells it, on one line (indented in interface mode): the
+ * running configuration is written by the rows that read it. -EINVAL when no row takes them.
+ */
+int cmd_line(struct outbuf *out, enum cmd_mode mode, const char *head, const struct cmd_word *w,
+	     unsigned int nw);
+
 /* For handlers: replace the output with one error sentence and return rc. */
 int cmd_error(struct cmd_ctx *ctx, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

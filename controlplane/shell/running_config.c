@@ -12,6 +12,7 @@
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/running_config.h"
 #include "dataplane/dp.h"
+#include "dataplane/ip4.h"
 
 static int addr_cmp(const void *a, const void *b)
 {
@@ -26,39 +27,47 @@ static void interface_section(struct outbuf *out, unsigned int i)
 	const struct rib_addr *all;
 	struct rib_addr mine[64];
 	unsigned int n = rib_addrs(&all), k = 0, a;
-	char ip[16];
+	char pfx[24], mtu[12];
 
-	ob_printf(out, "interface %s\n", p->name);
+	cmd_line(out, CMD_MODE_CONFIG, "interface", &(struct cmd_word){ "interface", p->name }, 1);
 	if (*iface_description(i))
-		ob_printf(out, " description %s\n", iface_description(i));
+		cmd_line(out, CMD_MODE_CONFIG_IF, "description",
+			 &(struct cmd_word){ "description", iface_description(i) }, 1);
 	for (a = 0; a < n && k < 64; a++)
 		if (all[a].port == i)
 			mine[k++] = all[a];
 	/* cppcheck-suppress uninitvar ; the first k are set */
 	qsort(mine, k, sizeof(mine[0]), addr_cmp);
 	for (a = 0; a < k; a++) {
-		cmd_fmt_ip(mine[a].ip, ip, sizeof(ip));
-		ob_printf(out, " ip address %s/%u\n", ip, mine[a].len);
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(mine[a].ip), mine[a].len);
+		cmd_line(out, CMD_MODE_CONFIG_IF, "ip address", &(struct cmd_word){ "address", pfx }, 1);
 	}
-	if (p->mtu != p->base_mtu)
-		ob_printf(out, " mtu %u\n", p->mtu);
+	if (p->mtu != p->base_mtu) {
+		snprintf(mtu, sizeof(mtu), "%u", p->mtu);
+		cmd_line(out, CMD_MODE_CONFIG_IF, "mtu", &(struct cmd_word){ "mtu", mtu }, 1);
+	}
 	if (!p->admin_up)
-		ob_printf(out, " shutdown\n");
+		cmd_line(out, CMD_MODE_CONFIG_IF, "shutdown", NULL, 0);
 	ob_printf(out, "!\n");
 }
 
 static void route_line(struct outbuf *out, const struct rib_route_info *r, const char *target,
 		       unsigned int weight)
 {
-	char ip[16];
+	char pfx[24], metric[12], w[12];
+	struct cmd_word words[4] = { { "prefix", pfx }, { "target", target } };
+	unsigned int n = 2;
 
-	cmd_fmt_ip(r->prefix, ip, sizeof(ip));
-	ob_printf(out, "ip route %s/%u %s", ip, r->len, target);
-	if (r->attrs.metric)
-		ob_printf(out, " %u", r->attrs.metric);
-	if (weight > 1)
-		ob_printf(out, " weight %u", weight);
-	ob_printf(out, "\n");
+	snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(r->prefix), r->len);
+	if (r->attrs.metric) {
+		snprintf(metric, sizeof(metric), "%u", r->attrs.metric);
+		words[n++] = (struct cmd_word){ "distance", metric };
+	}
+	if (weight > 1) {
+		snprintf(w, sizeof(w), "%u", weight);
+		words[n++] = (struct cmd_word){ "weight", w };
+	}
+	cmd_line(out, CMD_MODE_CONFIG, "ip route", words, n);
 }
 
 static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
@@ -111,8 +120,10 @@ void running_config(struct outbuf *out)
 	char ip[16];
 
 	ob_printf(out, "! tern running configuration\n!\n");
-	if (strcmp(cmd_hostname, "tern") != 0)
-		ob_printf(out, "hostname %s\n!\n", cmd_hostname);
+	if (strcmp(cmd_hostname, "tern") != 0) {
+		cmd_line(out, CMD_MODE_CONFIG, "hostname", &(struct cmd_word){ "hostname", cmd_hostname }, 1);
+		ob_printf(out, "!\n");
+	}
 	for (i = 0; i < dp.nb_ports; i++)
 		interface_section(out, i);
 	if (rib_routes_sorted(&r, &n, true) == 0) {
@@ -129,7 +140,8 @@ void running_config(struct outbuf *out)
 			continue;
 		cmd_fmt_ip(nb[i].ip, ip, sizeof(ip));
 		rte_ether_format_addr(mac, sizeof(mac), &nb[i].mac);
-		ob_printf(out, "arp %s %s %s\n", ip, mac, dp.ports[nb[i].port].name);
+		cmd_line(out, CMD_MODE_CONFIG, "arp", (struct cmd_word[]){ { "address", ip }, { "mac", mac },
+			 { "interface", dp.ports[nb[i].port].name } }, 3);
 	}
 	ob_printf(out, "!\nend\n");
 }

@@ -117,6 +117,38 @@ static void test_grammar_completion_offers_every_way_on(void **state)
 	assert_non_null(strstr(out.buf, "c\t<cr>\t"));
 }
 
+static void line(const char *head, const struct cmd_word *w, unsigned int n, const char *expect)
+{
+	struct outbuf o;
+
+	ob_init(&o);
+	if (expect == NULL) {
+		assert_int_equal(cmd_line(&o, CMD_MODE_CONFIG, head, w, n), -EINVAL);
+	} else {
+		assert_int_equal(cmd_line(&o, CMD_MODE_CONFIG, head, w, n), 0);
+		assert_string_equal(o.buf, expect);
+		/* and the line says what it was written from */
+		run(o.buf, 0, NULL);
+	}
+	ob_free(&o);
+}
+
+static void test_grammar_writes_lines_as_its_rows_spell_them(void **state)
+{
+	line("route", (struct cmd_word[]){ { "prefix", "198.18.0.0/24" }, { "target", "dp0" } }, 2,
+	     "route 198.18.0.0/24 dp0\n");
+	line("route", (struct cmd_word[]){ { "prefix", "198.18.0.0/24" }, { "target", "drop" },
+	     { "weight", "3" }, { "distance", "5" } }, 4, "route 198.18.0.0/24 drop 5 weight 3\n");
+	line("shutdown", NULL, 0, "shutdown\n");
+	line("shutdown", (struct cmd_word[]){ { "interface", "dp0" } }, 1, "shutdown interface dp0\n");
+	line("no shutdown", NULL, 0, "no shutdown\n");
+	/* what no row takes is refused, never written */
+	line("route", (struct cmd_word[]){ { "prefix", "198.18.0.0/24" }, { "target", "nowhere" } }, 2, NULL);
+	line("route", (struct cmd_word[]){ { "prefix", "198.18.0.0/24" } }, 1, NULL);
+	line("route", (struct cmd_word[]){ { "prefix", "198.18.0.0/24" }, { "target", "dp0" },
+	     { "colour", "red" } }, 3, NULL);
+}
+
 static void test_grammar_broken_syntax_is_refused_at_init(void **state)
 {
 	static const char *const broken[] = { "a [b", "a (b|c", "a (b|) c", "a ]", "a (|b)", "a b)" };
@@ -141,6 +173,7 @@ int main(void)
 		cmocka_unit_test(test_grammar_alternatives_take_exactly_one),
 		cmocka_unit_test(test_grammar_groups_nest),
 		cmocka_unit_test(test_grammar_completion_offers_every_way_on),
+		cmocka_unit_test(test_grammar_writes_lines_as_its_rows_spell_them),
 		cmocka_unit_test(test_grammar_broken_syntax_is_refused_at_init),
 	};
 	return cmocka_run_group_tests_name("grammar", tests, setup, teardown);
