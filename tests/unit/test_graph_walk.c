@@ -113,10 +113,12 @@ static void test_empty_polls_are_charged_to_sources(void **state)
 	}
 	assert_non_null(sink);
 	assert_int_equal(sink->total_objs, (uint64_t)WALKS * BURST);
-	/* two empty polls of SPIN each per walk: all of it on the sources */
+	/* two empty polls of SPIN each per walk: all of it on the sources. A call the scheduler
+	 * cut into passes dp_walk_call_max() and is left out, so on a loaded machine a few are
+	 * missing: nine tenths of them must be there, and none on the sink. */
 	printf("# sources %.0f cycles a walk, sink %.0f (an empty poll spins %d)\n",
 	       (double)src_cycles / WALKS, (double)sink->total_cycles / WALKS, SPIN);
-	assert_true(src_cycles >= (uint64_t)WALKS * 2 * SPIN);
+	assert_true(src_cycles >= (uint64_t)WALKS * 2 * SPIN * 9 / 10);
 	assert_true(sink->total_cycles < (uint64_t)WALKS * SPIN / 10);
 	rte_graph_destroy(id);
 }
@@ -146,7 +148,8 @@ static void test_timed_walks_tell_the_load(void **state)
 	rte_graph_foreach_node(count, off, graph, n)
 		cycles += n->total_cycles;
 	assert_int_equal(busy, 0);			/* nothing handled: no load */
-	assert_true(cycles >= 16ULL * 2 * (SPIN / 10) * DP_WALK_SAMPLE);	/* yet the time is counted */
+	/* yet the time is counted (nine tenths at least: a preempted call is left out) */
+	assert_true(cycles >= 16ULL * 2 * (SPIN / 10) * DP_WALK_SAMPLE * 9 / 10);
 	rte_graph_destroy(id);
 
 	prm.node_patterns = with_busy;
@@ -161,7 +164,7 @@ static void test_timed_walks_tell_the_load(void **state)
 		cycles += n->total_cycles;
 	/* every walk handled packets: all of its cycles, as its nodes were charged */
 	assert_int_equal(busy, cycles);
-	assert_true(busy >= 16ULL * 2 * (SPIN / 10) * DP_WALK_SAMPLE);
+	assert_true(busy >= 16ULL * 2 * (SPIN / 10) * DP_WALK_SAMPLE * 9 / 10);
 
 	/* a call longer than the cap (its thread lost the CPU) is charged nothing, busy or not */
 	busy = cycles = 0;
