@@ -55,22 +55,6 @@ unsigned int rib_neigh_max(void)
 	return max_neighs;
 }
 
-/* Removes the neighbours not marked with g; returns how many. */
-unsigned int rib_neigh_sweep(uint16_t g)
-{
-	unsigned int swept = 0, i;
-
-	for (i = 0; i < nb_neighs;) {
-		if (neighs[i].gen != g) {
-			swept++;
-			rib_neigh_del(neighs[i].port, neighs[i].ip);
-		} else {
-			i++;
-		}
-	}
-	return swept;
-}
-
 static int neigh_pos(uint16_t port, uint32_t ip)
 {
 	struct neigh_key k = { .ip = ip, .port = port };
@@ -88,10 +72,8 @@ const struct rib_neigh *rib_neigh_find(uint16_t port, uint32_t ip)
 	return pos < 0 ? NULL : &neighs[pos];
 }
 
-int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent)
+int rib_neigh_store(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent)
 {
-	struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
-	struct rib_nh_spec s = { .type = RIB_NH_GATEWAY, .hop = { port, ip } };
 	struct rib_neigh *n = (struct rib_neigh *)rib_neigh_find(port, ip);
 	bool changed = true;
 	int rc;
@@ -110,13 +92,7 @@ int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, 
 	}
 	*n = (struct rib_neigh){ .port = port, .ip = ip, .mac = *mac, .permanent = permanent,
 				 .gen = rib_gen };
-	if (!changed)
-		return 0;
-	rc = rib_nh_refresh(port, ip);
-	if (rc < 0)
-		return rc;
-	rc = rib_route_add(ip, 32, &adj, &s, RIB_ADD_REPLACE);
-	return rc == -EEXIST ? 0 : rc;
+	return changed;
 }
 
 int rib_neigh_port(uint32_t ip)
@@ -129,7 +105,7 @@ int rib_neigh_port(uint32_t ip)
 	return -ENOENT;
 }
 
-int rib_neigh_del(uint16_t port, uint32_t ip)
+int rib_neigh_remove(uint16_t port, uint32_t ip)
 {
 	struct neigh_key k = { .ip = ip, .port = port };
 	int pos = neigh_pos(port, ip);
@@ -143,8 +119,7 @@ int rib_neigh_del(uint16_t port, uint32_t ip)
 		neighs[pos] = neighs[nb_neighs];
 		rte_hash_add_key_data(neigh_index, &moved, (void *)(uintptr_t)pos);
 	}
-	rib_adjacency_del(ip);
-	return rib_nh_refresh(port, ip);
+	return 0;
 }
 
 unsigned int rib_neighs(const struct rib_neigh **out)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * What the RIB's files share: rib.c keeps addresses and the batch of FIB changes,
- * rib_nexthop.c the nexthops, rib_neigh.c the neighbours, and rib_route.c the routes
- * (choosing, for each prefix, the one the FIB gets). Only controlplane/rib*.c include this.
+ * What the RIB's files share: rib_route.c keeps the routes (choosing, for each prefix, the one
+ * the FIB gets), rib_fib.c the batch of FIB changes, rib_nexthop.c the nexthops, rib_neigh.c
+ * the neighbour table, rib_addr.c the addresses, and rib.c the whole. Only
+ * controlplane/mirror/rib*.c include this.
  */
 #ifndef TERN_RIB_PRIV_H
 #define TERN_RIB_PRIV_H
@@ -38,14 +39,23 @@ bool rib_nh_uses_port(uint32_t id, uint16_t port);
 
 /* Queues one FIB change for the next rib_commit (which runs early when the batch is full). */
 int rib_queue_op(uint32_t prefix, uint8_t len, bool del, uint32_t nh);
+int rib_fib_init(void);
+void rib_fib_fini(void);
+
+#define RIB_MAX_ADDRS 1024
+/* Removes the addresses not marked with g; returns how many. */
+unsigned int rib_addr_sweep(uint16_t g);
+void rib_addr_fini(void);
 /* The port of the resolved neighbour ip, or -ENOENT. */
 int rib_neigh_port(uint32_t ip);
 int rib_neigh_init(unsigned int max);
 void rib_neigh_fini(void);
 unsigned int rib_neigh_max(void);
 const struct rib_neigh *rib_neigh_find(uint16_t port, uint32_t ip);
-/* Removes the neighbours not marked with g; returns how many. */
-unsigned int rib_neigh_sweep(uint16_t g);
+/* The neighbour table alone (rib_neigh_set and _del carry a change on): 1 when the entry is
+ * new or its MAC changed, 0 when it was known so, or -ENOSPC; and 0 or -ENOENT. */
+int rib_neigh_store(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent);
+int rib_neigh_remove(uint16_t port, uint32_t ip);
 
 int rib_routes_init(unsigned int max_routes);
 void rib_routes_fini(void);

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The batch of FIB changes that route, neighbour and nexthop changes lead to, applied at once. */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "controlplane/mirror/rib_priv.h"
+#include "controlplane/ternd/log.h"
+#include "dataplane/fib.h"
+
+#define RIB_BATCH 65536
+
+static struct dp_fib_op *pending;
+static unsigned int nb_pending;
+
+int rib_fib_init(void)
+{
+	pending = calloc(RIB_BATCH, sizeof(*pending));
+	return pending == NULL ? -ENOMEM : 0;
+}
+
+void rib_fib_fini(void)
+{
+	free(pending);
+	pending = NULL;
+	nb_pending = 0;
+}
+
+int rib_queue_op(uint32_t prefix, uint8_t len, bool del, uint32_t nh)
+{
+	if (nb_pending == RIB_BATCH) {
+		int rc = rib_commit();
+
+		if (rc < 0)
+			return rc;
+	}
+	pending[nb_pending++] = (struct dp_fib_op){ .prefix = prefix, .depth = len, .del = del,
+						    .nh = nh };
+	return 0;
+}
+
+int rib_commit(void)
+{
+	int rc = dp_fib_apply(pending, nb_pending);	/* to the standby alone while staging */
+
+	nb_pending = 0;
+	/* while staging, workers still read the copy that may name them */
+	if (!dp_fib_staging())
+		rib_nh_release_unused();
+	if (rc < 0)
+		TERN_LOG_RATELIMITED(rib, ERR, "FIB update failed: %s", strerror(-rc));
+	return rc;
+}
+
+void rib_stage_begin(void)
+{
+	dp_fib_stage(NULL, 0);
+}
+
+int rib_publish(void)
+{
+	int rc = rib_commit();
+
+	dp_fib_publish();
+	rib_nh_release_unused();
+	return rc;
+}
