@@ -133,32 +133,59 @@ static int cmd_show_interfaces(struct cmd_ctx *ctx)
 	return show_interfaces(ctx, cmd_arg(ctx, "name"));
 }
 
-static int cmd_show_interfaces_brief(struct cmd_ctx *ctx)
+/* One line an interface: brief (state and totals) or counters (totals and rates). JSON gives
+ * the whole of each, as show interfaces does. */
+static int interfaces_table(struct cmd_ctx *ctx, bool rates)
 {
-	static const struct render_col cols[] = {
+	static const struct render_col brief[] = {
 		{ "name", "Interface", "%-12s", R_STR }, { "link", "Link", "%-5s", R_STR },
 		{ "mtu", "MTU", "%-6lu", R_UINT }, { "mac", "MAC", "%-17s", R_STR },
 		{ "driver", "Driver", "%-14s", R_STR }, { "rx_packets", "RX packets", "%14lu", R_UINT },
 		{ "tx_packets", "TX packets", "%14lu", R_UINT },
 	};
+	static const struct render_col counters[] = {
+		{ "name", "Interface", "%-12s", R_STR }, { "rx_packets", "RX packets", "%14lu", R_UINT },
+		{ "rx_pps", "RX pps", "%12.0f", R_DOUBLE }, { "rx_bps", "RX bps", "%14.0f", R_DOUBLE },
+		{ "tx_packets", "TX packets", "%14lu", R_UINT }, { "tx_pps", "TX pps", "%12.0f", R_DOUBLE },
+		{ "tx_bps", "TX bps", "%14.0f", R_DOUBLE },
+	};
 	struct render r;
 	unsigned int i;
 
 	if (ctx->json)
-		return show_interfaces(ctx, NULL);	/* the whole of each, as show interfaces */
+		return show_interfaces(ctx, NULL);
 	render_begin(&r, ctx);
-	render_table_begin(&r, "interfaces", cols, RTE_DIM(cols), true);
+	render_table_begin(&r, "interfaces", rates ? counters : brief, RTE_DIM(brief), true);
 	for (i = 0; i < dp.nb_ports; i++) {
+		struct port_rates pr;
 		struct iface_row row;
 
 		iface_row_get(i, &row);
-		render_row(&r, (union render_val[]){ RS(row.p->name), RS(row.link ? "up" : "down"),
-			   RU(row.p->mtu), RS(row.mac), RS(dp_port_driver(row.p)), RU(row.st.ipackets),
-			   RU(row.st.opackets) });
+		rates_port(i, &pr);
+		if (rates)
+			render_row(&r, (union render_val[]){ RS(row.p->name), RU(row.st.ipackets),
+				   RD(pr.rx_pps), RD(pr.rx_bps), RU(row.st.opackets), RD(pr.tx_pps),
+				   RD(pr.tx_bps) });
+		else
+			render_row(&r, (union render_val[]){ RS(row.p->name), RS(row.link ? "up" : "down"),
+				   RU(row.p->mtu), RS(row.mac), RS(dp_port_driver(row.p)),
+				   RU(row.st.ipackets), RU(row.st.opackets) });
 	}
 	render_table_end(&r);
+	if (rates && rates_interval_s() > 0)
+		render_text(&r, "Rates over the last %.1f s.\n", rates_interval_s());
 	render_end(&r);
 	return 0;
+}
+
+static int cmd_show_interfaces_brief(struct cmd_ctx *ctx)
+{
+	return interfaces_table(ctx, false);
+}
+
+static int cmd_show_interfaces_counters(struct cmd_ctx *ctx)
+{
+	return interfaces_table(ctx, true);
 }
 
 static int cmd_show_counters(struct cmd_ctx *ctx)
@@ -188,37 +215,6 @@ static int cmd_show_counters(struct cmd_ctx *ctx)
 			   RU(punted), RU(ps.policed) });
 	}
 	render_table_end(&r);
-	render_end(&r);
-	return 0;
-}
-
-static int cmd_show_interfaces_counters(struct cmd_ctx *ctx)
-{
-	static const struct render_col cols[] = {
-		{ "name", "Interface", "%-12s", R_STR }, { "rx_packets", "RX packets", "%14lu", R_UINT },
-		{ "rx_pps", "RX pps", "%12.0f", R_DOUBLE }, { "rx_bps", "RX bps", "%14.0f", R_DOUBLE },
-		{ "tx_packets", "TX packets", "%14lu", R_UINT }, { "tx_pps", "TX pps", "%12.0f", R_DOUBLE },
-		{ "tx_bps", "TX bps", "%14.0f", R_DOUBLE },
-	};
-	struct render r;
-	unsigned int i;
-
-	if (ctx->json)
-		return show_interfaces(ctx, NULL);	/* the whole of each, as show interfaces */
-	render_begin(&r, ctx);
-	render_table_begin(&r, "interfaces", cols, RTE_DIM(cols), true);
-	for (i = 0; i < dp.nb_ports; i++) {
-		struct port_rates pr;
-		struct iface_row row;
-
-		iface_row_get(i, &row);
-		rates_port(i, &pr);
-		render_row(&r, (union render_val[]){ RS(row.p->name), RU(row.st.ipackets), RD(pr.rx_pps),
-			   RD(pr.rx_bps), RU(row.st.opackets), RD(pr.tx_pps), RD(pr.tx_bps) });
-	}
-	render_table_end(&r);
-	if (rates_interval_s() > 0)
-		render_text(&r, "Rates over the last %.1f s.\n", rates_interval_s());
 	render_end(&r);
 	return 0;
 }
