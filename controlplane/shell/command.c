@@ -389,12 +389,13 @@ static const struct compiled *line_for(enum cmd_mode mode, const char *head,
 		bool ok = c->def->mode == mode;
 
 		for (t = 0; ok && t < c->ntok; t++) {
-			size_t n = strlen(c->tok[t].text);
+			if (*h != '\0') {	/* the head's keywords first, a word at a time */
+				size_t n = strcspn(h, " ");
 
-			if (*h != '\0') {	/* the head's keywords first */
-				ok = c->tok[t].kind == TOK_KEYWORD && strncmp(h, c->tok[t].text, n) == 0 &&
-				     (h[n] == ' ' || h[n] == '\0');
-				h += n + (h[n] == ' ');
+				ok = c->tok[t].kind == TOK_KEYWORD && strlen(c->tok[t].text) == n &&
+				     strncmp(h, c->tok[t].text, n) == 0;
+				for (h += n; *h == ' '; h++)
+					;
 				continue;
 			}
 			for (k = 0; k < nw && !takes(&c->tok[t], &w[k]); k++)
