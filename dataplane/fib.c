@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
 #include <rte_errno.h>
 #include <rte_fib.h>
 
@@ -33,6 +34,17 @@ static struct {
 } lag;
 
 static struct fib_tbl8_counts *fib_counts[2];
+static struct dp_fib_cost cost;
+
+void dp_fib_cost(struct dp_fib_cost *c)
+{
+	*c = cost;
+}
+
+uint64_t dp_fib_cycles(void)
+{
+	return cost.sort + cost.standby + cost.grace + cost.level;
+}
 
 int dp_fib_init(unsigned int max_routes, int socket)
 {
@@ -139,6 +151,36 @@ static void lag_clear(void)
 	memset(&lag, 0, sizeof(lag));
 }
 
+/* in_address_order, its cycles counted. */
+static const struct dp_fib_op *sorted(const struct dp_fib_op *ops, unsigned int n)
+{
+	uint64_t t = rte_rdtsc();
+
+	ops = in_address_order(ops, n);
+	cost.sort += rte_rdtsc() - t;
+	return ops;
+}
+
+/* apply_to, its cycles counted in *to. */
+static int apply_timed(struct rte_fib *f, const struct dp_fib_op *ops, unsigned int n,
+		       uint64_t *to)
+{
+	uint64_t t = rte_rdtsc();
+	int rc = apply_to(f, ops, n);
+
+	*to += rte_rdtsc() - t;
+	return rc;
+}
+
+/* The switch of copies has been made: wait out the workers reading the other one. */
+static void grace_period(void)
+{
+	uint64_t t = rte_rdtsc();
+
+	dp_rcu_synchronize();
+	cost.grace += rte_rdtsc() - t;
+}
+
 bool dp_fib_level(unsigned int budget)
 {
 	unsigned int standby = dp_fib_active_idx ^ 1, n;
@@ -146,7 +188,7 @@ bool dp_fib_level(unsigned int budget)
 	if (lag.staging || lag.done == lag.n)
 		return false;
 	n = lag.n - lag.done < budget ? lag.n - lag.done : budget;
-	apply_to(dp_fib_copies[standby], lag.ops + lag.done, n);
+	apply_timed(dp_fib_copies[standby], lag.ops + lag.done, n, &cost.level);
 	lag.done += n;
 	if (lag.done < lag.n)
 		return true;
@@ -189,11 +231,11 @@ int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n)
 		lag.ops = o;
 		lag.cap = cap;
 	}
-	ops = in_address_order(ops, n);
+	ops = sorted(ops, n);
 	memcpy(lag.ops + lag.n, ops, (size_t)n * sizeof(*ops));
 	lag.n += n;
 	updates += n;
-	return apply_to(dp_fib_copies[standby], ops, n);
+	return apply_timed(dp_fib_copies[standby], ops, n, &cost.standby);
 }
 
 void dp_fib_publish(void)
@@ -202,7 +244,7 @@ void dp_fib_publish(void)
 		return;
 	lag.staging = false;
 	__atomic_store_n(&dp_fib_active_idx, dp_fib_active_idx ^ 1, __ATOMIC_RELEASE);
-	dp_rcu_synchronize();
+	grace_period();
 	if (lag.n == 0)
 		lag_clear();
 }
@@ -219,12 +261,12 @@ int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n)
 	dp_fib_level(UINT_MAX);	/* the standby first gets what it lacks */
 	active = dp_fib_active_idx;
 	standby = active ^ 1;
-	ops = in_address_order(ops, n);
-	rc = apply_to(dp_fib_copies[standby], ops, n);
+	ops = sorted(ops, n);
+	rc = apply_timed(dp_fib_copies[standby], ops, n, &cost.standby);
 	__atomic_store_n(&dp_fib_active_idx, standby, __ATOMIC_RELEASE);
-	dp_rcu_synchronize();
+	grace_period();
 	/* No worker reads the old copy any more: bring it level. */
-	apply_to(dp_fib_copies[active], ops, n);
+	apply_timed(dp_fib_copies[active], ops, n, &cost.level);
 	updates += n;
 	return rc;
 }

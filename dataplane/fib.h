@@ -56,6 +56,17 @@ int dp_fib_add(uint32_t prefix, uint8_t depth, uint32_t nh);
 int dp_fib_del(uint32_t prefix, uint8_t depth);
 uint32_t dp_fib_lookup(uint32_t ip);
 uint64_t dp_fib_updates(void);
+
+/* Where the control thread's FIB updates went, in TSC cycles since start. */
+struct dp_fib_cost {
+	uint64_t sort;		/* batches put in address order */
+	uint64_t standby;	/* changes written to the copy workers do not read */
+	uint64_t grace;		/* after a switch, waiting out the workers on the other copy */
+	uint64_t level;		/* the same changes written to the other copy */
+};
+void dp_fib_cost(struct dp_fib_cost *c);
+/* Their sum. */
+uint64_t dp_fib_cycles(void);
 size_t dp_fib_memory(void);
 
 /* The copy workers read now: index for dp_fib_copies and dp_fib_tbl24. */

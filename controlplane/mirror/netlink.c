@@ -15,12 +15,14 @@
 #include <libmnl/libmnl.h>
 #include <linux/rtnetlink.h>
 
+#include <rte_cycles.h>
 #include <rte_lcore.h>
 
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
 #include "controlplane/ternd/event_loop.h"
 #include "controlplane/ternd/log.h"
+#include "dataplane/fib.h"
 
 #define NL_BUF (1u << 20)
 
@@ -69,18 +71,26 @@ static uint64_t now_ns(void)
 
 static int apply_one(const struct nlmsghdr *nlh, void *data)
 {
+	uint64_t t0 = rte_rdtsc(), t1, fib;
 	struct nl_msg m;
+	int rc;
 
 	if (nlh->nlmsg_type == NLMSG_ERROR)
 		return MNL_CB_OK;
 	stats.messages++;
-	if (nl_parse(nlh, &m) < 0) {
+	rc = nl_parse(nlh, &m);
+	t1 = rte_rdtsc();
+	stats.cycles_parse += t1 - t0;
+	if (rc < 0) {
 		stats.malformed++;
 		TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a malformed message (type %u, %u bytes) ignored",
 				     nlh->nlmsg_type, nlh->nlmsg_len);
 		return MNL_CB_OK;	/* one bad message never stops the rest */
 	}
+	fib = dp_fib_cycles() + rib_reclaim_cycles();
 	mirror_apply(&m, &stats);
+	/* a full batch is applied from inside: that share is the FIB's */
+	stats.cycles_rib += rte_rdtsc() - t1 - (dp_fib_cycles() + rib_reclaim_cycles() - fib);
 	return MNL_CB_OK;
 }
 
@@ -189,8 +199,10 @@ static uint64_t drain_batch(void)
 	for (;;) {
 		struct sockaddr_nl from;
 		socklen_t flen = sizeof(from);
+		uint64_t t = rte_rdtsc();
 		ssize_t r = recvfrom(ev.fd, buf, NL_BUF, 0, (struct sockaddr *)&from, &flen);
 
+		stats.cycles_read += rte_rdtsc() - t;
 		if (r >= 0 && from.nl_pid != 0) {
 			stats.malformed++;	/* only the kernel speaks for the kernel */
 			TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a message from process %u, not the kernel, ignored",

@@ -30,6 +30,10 @@ struct nl_stats {
 	unsigned int batch_interval_us;
 	double last_resync_s;
 	unsigned int rcvbuf;
+	/* the control thread's TSC cycles on kernel messages: reading them from the socket,
+	 * parsing them, and applying them to the RIB and the nexthops (the FIB's share is
+	 * dp_fib_cost's; the nexthops a batch left unused are cleared in rib_reclaim_cycles) */
+	uint64_t cycles_read, cycles_parse, cycles_rib;
 };
 
 /* Subscribes and loads the kernel's tables; helper_lcore (or RTE_MAX_LCORE) reads the route

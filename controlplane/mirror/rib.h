@@ -152,4 +152,7 @@ const char *rib_kproto_name(uint8_t kproto);
 const char *rib_nh_type_name(enum rib_nh_type t);
 void rib_nh_describe(const struct rib_nh_spec *nh, char *buf, size_t len);
 
+/* TSC cycles spent clearing the nexthops FIB batches left unused (rib_fib.c). */
+uint64_t rib_reclaim_cycles(void);
+
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_cycles.h>
+
 #include "controlplane/mirror/rib_priv.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/fib.h"
@@ -13,6 +15,21 @@
 
 static struct dp_fib_op *pending;
 static unsigned int nb_pending;
+static uint64_t reclaim_cycles;
+
+uint64_t rib_reclaim_cycles(void)
+{
+	return reclaim_cycles;
+}
+
+/* Clears the nexthops no route holds any more, its cycles counted. */
+static void reclaim(void)
+{
+	uint64_t t = rte_rdtsc();
+
+	rib_nh_release_unused();
+	reclaim_cycles += rte_rdtsc() - t;
+}
 
 int rib_fib_init(void)
 {
@@ -47,7 +64,7 @@ int rib_commit(void)
 	nb_pending = 0;
 	/* while staging, workers still read the copy that may name them */
 	if (!dp_fib_staging())
-		rib_nh_release_unused();
+		reclaim();
 	if (rc < 0)
 		TERN_LOG_RATELIMITED(rib, ERR, "FIB update failed: %s", strerror(-rc));
 	return rc;
@@ -63,6 +80,6 @@ int rib_publish(void)
 	int rc = rib_commit();
 
 	dp_fib_publish();
-	rib_nh_release_unused();
+	reclaim();
 	return rc;
 }

@@ -8,6 +8,7 @@
 
 #include <linux/rtnetlink.h>
 
+#include <rte_cycles.h>
 #include <rte_ethdev.h>
 #include <rte_version.h>
 
@@ -403,6 +404,38 @@ static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 	return 0;
 }
 
+/* Where the control thread's time on kernel messages went: JSON, nanoseconds since start by
+ * stage; text, nanoseconds a message. */
+static void netlink_cost(struct render *r, const struct nl_stats *s)
+{
+	struct dp_fib_cost f;
+	unsigned int i;
+
+	dp_fib_cost(&f);
+	const struct {
+		const char *key, *label;
+		uint64_t cycles;
+	} stage[] = {
+		{ "read", "read", s->cycles_read }, { "parse", "parse", s->cycles_parse },
+		{ "rib", "RIB", s->cycles_rib }, { "fib_sort", "FIB: sort", f.sort },
+		{ "fib_standby", "standby copy", f.standby }, { "fib_grace", "switch and grace period", f.grace },
+		{ "fib_level", "other copy", f.level }, { "reclaim", "reclaim", rib_reclaim_cycles() },
+	};
+	double ns_per_cycle = 1e9 / rte_get_tsc_hz();
+
+	render_text(r, "time a message: ");
+	render_object_begin(r, "cost_ns");
+	for (i = 0; i < RTE_DIM(stage); i++) {
+		double ns = stage[i].cycles * ns_per_cycle;
+
+		render_double(r, stage[i].key, NULL, "%.0f", ns);
+		render_text(r, "%s%s %.0f", i ? ", " : "", stage[i].label,
+			    s->messages ? ns / s->messages : 0);
+	}
+	render_object_end(r);
+	render_text(r, " ns\n");
+}
+
 static int cmd_show_netlink(struct cmd_ctx *ctx)
 {
 	const struct nl_stats *s = netlink_stats();
@@ -430,6 +463,7 @@ static int cmd_show_netlink(struct cmd_ctx *ctx)
 	render_uint(&r, "batch_waits", "%lu waited\n", s->batch_waits);
 	render_uint(&r, "rcvbuf", "receive buffer %lu bytes, ", s->rcvbuf);
 	render_uint(&r, "backlog_bytes", "%lu unread\n", netlink_backlog());
+	netlink_cost(&r, s);
 	render_end(&r);
 	return 0;
 }

@@ -227,6 +227,37 @@ static void test_fib_staged_load_publish_and_level(void **state)
 	dp_fib_del(0x0f000000u, 8);
 }
 
+/* Each stage of an update is charged to its own counter: a staged load to the standby copy
+ * (and the sort), its publish to the grace period, the levelling to the other copy. */
+static void test_fib_cost_charges_each_stage(void **state)
+{
+	struct dp_fib_op ops[512];
+	struct dp_fib_cost a, b, c, d;
+	unsigned int i;
+
+	for (i = 0; i < 512; i++)
+		ops[i] = (struct dp_fib_op){ .prefix = 0x0b000000u + ((i * 7919) % 512) * 256,
+					     .depth = 24, .nh = 1 };
+	dp_fib_cost(&a);
+	assert_int_equal(dp_fib_stage(ops, 512), 0);
+	dp_fib_cost(&b);
+	assert_true(b.standby > a.standby && b.sort > a.sort);
+	assert_int_equal(b.grace, a.grace);
+	assert_int_equal(b.level, a.level);
+	dp_fib_publish();
+	dp_fib_cost(&c);
+	assert_true(c.grace > b.grace);
+	assert_int_equal(c.standby, b.standby);
+	while (dp_fib_level(128))
+		;
+	dp_fib_cost(&d);
+	assert_true(d.level > c.level);
+	assert_int_equal(dp_fib_cycles(), d.sort + d.standby + d.grace + d.level);
+	for (i = 0; i < 512; i++)
+		ops[i].del = 1;
+	assert_int_equal(dp_fib_apply(ops, 512), 0);
+}
+
 static void test_fib_updates_never_expose_a_gap_or_torn_nexthop(void **state)
 {
 	unsigned int i, lcore = rte_get_next_lcore(-1, 1, 0);
@@ -270,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_fib_long_routes_flapping_under_a_same_nexthop_cover),
 		cmocka_unit_test(test_fib_batch_keeps_the_order_of_one_prefix),
 		cmocka_unit_test(test_fib_staged_load_publish_and_level),
+		cmocka_unit_test(test_fib_cost_charges_each_stage),
 		cmocka_unit_test(test_fib_updates_never_expose_a_gap_or_torn_nexthop),
 	};
 
