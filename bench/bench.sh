@@ -18,9 +18,10 @@
 # TERN_B=/path/to/ternd adds a contender "tern-b", in a namespace of its own: an A/B of two
 # builds of ternd against each other and the references; TERN_B_CONF_EXTRA gives it
 # configuration sections of its own (as TERND_CONF_EXTRA in lib.sh), to try a setting, and
-# TERN_B_RX_BURST its worker's rx_burst (as TERND_RX_BURST). CONTENDERS picks who runs (default:
-# tern, tern-b when TERN_B is set, l3fwd, testpmd). All of ternd's threads run on the
-# forwarding core, as l3fwd's only busy thread does (TERND_ONE_CPU in lib.sh).
+# TERN_B_RX_BURST its worker's rx_burst (as TERND_RX_BURST), TERN_B_PORT_EXTRA more keys for
+# both its ports (TERN_B_PORT_EXTRA='mtu = 9000\n': packet buffers for jumbo frames).
+# CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, l3fwd, testpmd).
+# All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
 # fault in a router when its peer leaves (dataplane/workarounds/memif_peer_guard.c guards ternd; l3fwd
 # and testpmd have no guard), and here no peer leaves before the end.
@@ -80,7 +81,7 @@ start_ternd() {	# NAME NAMESPACE: a ternd with the table, its pid in dpid[NAME]
 	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1
 	mkdir -p "$DIR"
 	rm -f "$DIR"/memif*.sock	# left by one that died
-	memif_ports | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 1048576
+	memif_ports "${TERND_PORT_EXTRA:-}" "${TERND_PORT_EXTRA:-}" | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 1048576
 	ternd_start || return 1
 	dpid[$1]=$pid
 	pid=
@@ -103,7 +104,8 @@ start_tern() { start_ternd tern "$R"; }
 start_tern-b() {
 	ip netns add "$R-b" 2>/dev/null && ip -n "$R-b" link set lo up
 	TERND_BIN=$TERN_B TERND_RX_BURST=${TERN_B_RX_BURST:-${TERND_RX_BURST:-}} \
-		TERND_CONF_EXTRA=${TERN_B_CONF_EXTRA:-${TERND_CONF_EXTRA:-}} start_ternd tern-b "$R-b"
+		TERND_CONF_EXTRA=${TERN_B_CONF_EXTRA:-${TERND_CONF_EXTRA:-}} \
+		TERND_PORT_EXTRA=${TERN_B_PORT_EXTRA:-${TERND_PORT_EXTRA:-}} start_ternd tern-b "$R-b"
 }
 
 start_l3fwd() {

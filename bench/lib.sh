@@ -35,9 +35,9 @@ hugepages_restore() {
 memif() { echo "net_memif$1,role=$2,id=0,socket=$DIR/memif$1.sock,socket-abstract=no,mac=$3"; }
 
 # ternd's two memif server ports, m0 and m1, as ternd.conf sections (tern-bench is the client).
-memif_ports() {	# [extra keys for m0, with \n]
-	printf '[port m0]\ndev = %s\n%b[port m1]\ndev = %s\n' "$(memif 0 server 02:00:00:00:a0:00)" \
-		"${1:-}" "$(memif 1 server 02:00:00:00:a0:01)"
+memif_ports() {	# [extra keys for m0, with \n] [extra keys for m1]
+	printf '[port m0]\ndev = %s\n%b[port m1]\ndev = %s\n%b' "$(memif 0 server 02:00:00:00:a0:00)" \
+		"${1:-}" "$(memif 1 server 02:00:00:00:a0:01)" "${2:-}"
 }
 
 # ternd's forwarding configuration in the two-port memif harness, as lines for `tern -f -`:

@@ -12,6 +12,7 @@
 #include "dataplane/node_port.h"
 #include "dataplane/workarounds/eal_exit.h"
 #include "dataplane/workarounds/memseg_fd_guard.h"
+#include "dataplane/workarounds/vdev_mtu.h"
 
 #define RX_DESC 1024
 #define TX_DESC 1024
@@ -25,7 +26,7 @@ static unsigned int mbufs_per_socket = 32768, mbuf_cache = 256;
 
 int dp_pools_create(unsigned int mbufs, unsigned int cache, uint16_t max_mtu)
 {
-	unsigned int room = RTE_PKTMBUF_HEADROOM + RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN + max_mtu;
+	unsigned int room = RTE_PKTMBUF_HEADROOM + FRAME_OVERHEAD + max_mtu;
 
 	pool_data_room = room < RTE_MBUF_DEFAULT_BUF_SIZE ? RTE_MBUF_DEFAULT_BUF_SIZE : room;
 	mbufs_per_socket = mbufs;
@@ -127,7 +128,7 @@ fail:
 
 int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 {
-	char name[RTE_ETH_NAME_MAX_LEN];
+	char name[RTE_ETH_NAME_MAX_LEN], why[192];
 	struct dp_port *p;
 	uint16_t port_id;
 	int rc;
@@ -166,10 +167,9 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 		}
 	}
 	rte_eth_macaddr_get(port_id, &p->mac);
-	rc = rte_eth_dev_set_mtu(port_id, p->mtu);
-	if (rc < 0 && rc != -ENOTSUP) {
-		snprintf(err, errlen, "port %s: cannot set MTU %u: %s", p->name, p->mtu,
-			 rte_strerror(-rc));
+	rc = dp_port_set_mtu(p, prm->mtu, why, sizeof(why));
+	if (rc < 0) {
+		snprintf(err, errlen, "port %s: cannot take MTU %u: %s", p->name, prm->mtu, why);
 		return rc;
 	}
 	dp_port_map.index[port_id] = dp.nb_ports;
@@ -280,29 +280,13 @@ const char *dp_port_driver(const struct dp_port *p)
 	return info.driver_name;
 }
 
-/* The MTUs the driver takes, by ethdev's own rule: the frame must also fit max_rx_pktlen. */
-static int driver_mtu_range(const struct dp_port *p, uint32_t *min, uint32_t *max)
-{
-	struct rte_eth_dev_info info;
-	uint32_t overhead;
-	int rc;
-
-	if ((rc = rte_eth_dev_info_get(p->port_id, &info)) < 0)
-		return rc;
-	overhead = info.max_mtu != UINT16_MAX && info.max_rx_pktlen > info.max_mtu ?
-		   info.max_rx_pktlen - info.max_mtu : RTE_ETHER_HDR_LEN + RTE_ETHER_CRC_LEN;
-	*min = info.min_mtu;
-	*max = RTE_MIN((uint32_t)info.max_mtu, info.max_rx_pktlen - overhead);
-	return 0;
-}
-
 int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 {
 	unsigned int room = pool_data_room - RTE_PKTMBUF_HEADROOM;
 	uint32_t min, max;
 	int rc;
 
-	if (driver_mtu_range(p, &min, &max) == 0 && (mtu < min || mtu > max)) {
+	if (vdev_mtu_range(p->port_id, &min, &max) == 0 && (mtu < min || mtu > max)) {
 		snprintf(err, errlen, "its driver (%s) takes MTU %u to %u", dp_port_driver(p), min, max);
 		return -EINVAL;
 	}
@@ -312,7 +296,7 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 			 mtu, room);
 		return -EMSGSIZE;
 	}
-	rc = rte_eth_dev_set_mtu(p->port_id, mtu);
+	rc = vdev_mtu_set(p->port_id, mtu);
 	if (rc < 0 && rc != -ENOTSUP) {
 		snprintf(err, errlen, "its driver (%s) refuses it: %s", dp_port_driver(p),
 			 rte_strerror(-rc));

@@ -3,7 +3,8 @@
 # An MTU the port refuses is never recorded: ternd keeps the port's MTU, sets the kernel
 # interface back to it, says so in the log and in show interfaces, and the shell refuses it
 # with the driver's range. A frame from the kernel longer than a packet buffer is a counted
-# drop, never cut to the buffer's size. (net_tap takes frames up to 1522 bytes: MTU 1504 at most.)
+# drop, never cut to the buffer's size. (ternd takes MTUs up to 9216 on a TAP port, and up to
+# what its packet buffers hold: here 2048 bytes, MTU 2026.)
 . "$(dirname "$0")/lib.sh"
 tern_test_begin mtu-refused
 two_hosts
@@ -11,20 +12,20 @@ two_hosts
 ping_ok() { ip netns exec "$1" ping -c 1 -W 1 "$2" >/dev/null; }
 kernel_mtu() { ip -n "$R" -j link show "$1" | json_field 'j[0]["mtu"]'; }
 
-ip -n "$R" link set dp1 mtu 9000
+ip -n "$R" link set dp1 mtu 9300
 wait_for "the kernel interface dp1 is set back to the port's MTU" [ "$(kernel_mtu dp1)" = 1500 ]
 check "the port keeps MTU 1500" [ "$(if_counter dp1 mtu)" = 1500 ]
-check "show interfaces --json names the refused MTU" [ "$(if_counter dp1 mtu_refused)" = 9000 ]
+check "show interfaces --json names the refused MTU" [ "$(if_counter dp1 mtu_refused)" = 9300 ]
 check "show interfaces says it in words" \
-	grep -q "MTU 9000 was refused by the port (see the log); it keeps MTU 1500" <<<"$(tern_cli -c 'show interfaces dp1')"
+	grep -q "MTU 9300 was refused by the port (see the log); it keeps MTU 1500" <<<"$(tern_cli -c 'show interfaces dp1')"
 check "the log says why and what was done" \
-	grep -q "dp1: the port refuses MTU 9000: its driver (net_tap) takes MTU [0-9]* to 1504; it keeps MTU 1500 and its kernel interface is set back to it" "$T_DIR/ternd.log"
+	grep -q "dp1: the port refuses MTU 9300: its driver (net_tap) takes MTU [0-9]* to 9216; it keeps MTU 1500 and its kernel interface is set back to it" "$T_DIR/ternd.log"
 check "1500-byte frames with DF still cross the router" \
 	grep -q " 0% packet loss" <<<"$(ip netns exec "$H1" ping -c 2 -i 0.2 -W 1 -M do -s 1472 198.18.1.2)"
 
 out=$(tern_cli -c "configure terminal" -c "interface dp1" -c "mtu 9000" 2>&1)
-check "the shell refuses MTU 9000 with the driver's range" \
-	grep -q "% dp1 cannot take MTU 9000: its driver (net_tap) takes MTU [0-9]* to 1504; it keeps MTU 1500" <<<"$out"
+check "the shell refuses MTU 9000, which the packet buffers cannot hold" \
+	grep -q "% dp1 cannot take MTU 9000: a frame of MTU 9000 does not fit the 2048-byte packet buffers ternd made at start (give a \[port\] mtu of ternd.conf the largest MTU wanted); it keeps MTU 1500" <<<"$out"
 check "and leaves the kernel interface as it was" [ "$(kernel_mtu dp1)" = 1500 ]
 tern_cli -c "configure terminal" -c "interface dp1" -c "mtu 1400" -c "end" >/dev/null
 check "an MTU the port takes reaches both the port and the kernel" \
