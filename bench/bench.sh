@@ -21,7 +21,8 @@
 # TERN_B_RX_BURST its worker's rx_burst (as TERND_RX_BURST), TERN_B_PORT_EXTRA more keys for
 # both its ports (TERN_B_PORT_EXTRA='mtu = 9000\n': packet buffers for jumbo frames).
 # CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, l3fwd, testpmd).
-# All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does (TERND_ONE_CPU in lib.sh).
+# All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does
+# (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
 # fault in a router when its peer leaves (dataplane/workarounds/memif_peer_guard.c guards ternd; l3fwd
 # and testpmd have no guard), and here no peer leaves before the end.

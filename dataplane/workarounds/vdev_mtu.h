@@ -17,8 +17,8 @@
  * it. Returns 0 or a negative errno. */
 int vdev_mtu_range(uint16_t port_id, uint32_t *min, uint32_t *max);
 
-/* Sets the port's MTU: rte_eth_dev_set_mtu() within dev_info's range, and what the driver's
- * own MTU call would do beyond it (memif: nothing; TAP: the MTU of its kernel interface).
+/* Sets the port's MTU: rte_eth_dev_set_mtu() within dev_info's range; beyond it, for memif
+ * and TAP, ethdev's record of the MTU, and for TAP also the MTU of its kernel interface.
  * Returns 0, -ENOTSUP where the driver has no MTU to set, or a negative errno. */
 int vdev_mtu_set(uint16_t port_id, uint16_t mtu);
 
