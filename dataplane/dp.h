@@ -24,6 +24,10 @@
 #define DP_BURST 128
 #define DP_BURST_MAX 256	/* RTE_GRAPH_BURST_SIZE: a node's first vector */
 
+/* A port's MTU: IPv4's minimum, and the most memif, TAP and most NICs carry. */
+#define DP_MTU_MIN 68
+#define DP_MTU_MAX 9216
+
 struct dp_port {
 	uint16_t port_id;		/* DPDK ethdev id */
 	char name[16];

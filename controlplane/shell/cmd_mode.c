@@ -176,9 +176,9 @@ static int cmd_mtu(struct cmd_ctx *ctx)
 {
 	unsigned long mtu = strtoul(ctx->argv[1], NULL, 10);
 
-	if (mtu < 68 || mtu > 9216)
-		return cmd_error(ctx, -EINVAL, "%% MTU %s is out of range: expected 68 to 9216",
-				 ctx->argv[1]);
+	if (mtu < DP_MTU_MIN || mtu > DP_MTU_MAX)
+		return cmd_error(ctx, -EINVAL, "%% MTU %s is out of range: expected %u to %u",
+				 ctx->argv[1], DP_MTU_MIN, DP_MTU_MAX);
 	return mtu_change(ctx, mtu);
 }
 
@@ -208,7 +208,9 @@ const struct cmd_def cmd_mode_table[] = {
 	{ CMD_MODE_CONFIG_IF, "no ip address A.B.C.D/M", "Remove an IPv4 address", cmd_no_ip_address, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "shutdown", "Stop forwarding on the interface", cmd_shutdown, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no shutdown", "Resume forwarding on the interface", cmd_no_shutdown, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG_IF, "mtu NUMBER", "Set the interface's MTU (68..9216)", cmd_mtu, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "mtu NUMBER",
+	  "Set the interface's MTU (" RTE_STR(DP_MTU_MIN) ".." RTE_STR(DP_MTU_MAX) ")", cmd_mtu,
+	  CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no mtu", "Back to the MTU of the configuration file", cmd_no_mtu, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "description LINE", "Describe the interface", cmd_description, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no description", "Remove the description", cmd_description, CMD_F_CONFIG },

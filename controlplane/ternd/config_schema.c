@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "controlplane/ternd/config_priv.h"
+#include "dataplane/dp.h"
 
 #define CFG(member) offsetof(struct tern_config, member), sizeof(((struct tern_config *)0)->member)
 #define PORT(member) offsetof(struct tern_port_config, member), \
@@ -55,7 +56,7 @@ const struct config_key config_keys[] = {
 	  "receive queues, spread by RSS where the device has it.", NULL },
 	{ "port", "txq", CFG_UINT, 1, TERN_MAX_WORKERS + 1, NULL, "default: one per worker", PORT(txq),
 	  "transmit queues, at least one per worker (what the kernel sends out of the port leaves through the first worker).", NULL },
-	{ "port", "mtu", CFG_UINT, 68, 9216, "1500", NULL, PORT(mtu),
+	{ "port", "mtu", CFG_UINT, DP_MTU_MIN, DP_MTU_MAX, "1500", NULL, PORT(mtu),
 	  "the port's MTU; the port must take it (its driver's range).", NULL },
 	{ "port", "mac", CFG_OWN, 0, 0, NULL, "default: the device's", OWN,
 	  "the port's MAC, a unicast address such as 02:00:00:00:00:01.", NULL },

@@ -9,8 +9,10 @@
 
 #include <rte_ethdev.h>
 
+#include "dataplane/dp.h"
+
 /* The largest MTU a memif or TAP port carries, whatever its dev_info says. */
-#define VDEV_MTU_MAX 9216
+#define VDEV_MTU_MAX DP_MTU_MAX
 
 /* The largest MTU the port's driver carries: dev_info's (by ethdev's own rule, the frame
  * must also fit max_rx_pktlen), or VDEV_MTU_MAX for the drivers whose dev_info understates
