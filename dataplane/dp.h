@@ -28,8 +28,19 @@
 #define DP_MTU_MIN 68
 #define DP_MTU_MAX 9216
 
+enum dp_port_kind {
+	DP_PORT_ETH = 0,		/* an ethdev of its own */
+	DP_PORT_VLAN,			/* a sub-interface of a port (dataplane/vlan.h) */
+	DP_PORT_FREE,			/* a removed sub-interface's slot */
+};
+
+/* A tern interface: a port, or a VLAN sub-interface of one. */
 struct dp_port {
-	uint16_t port_id;		/* DPDK ethdev id */
+	uint16_t port_id;		/* DPDK ethdev id (a sub-interface's: its parent's) */
+	uint16_t ifid;			/* what its frames' mbuf port field holds (dp_port_map.index) */
+	uint8_t kind;			/* enum dp_port_kind */
+	uint16_t parent;		/* a sub-interface's port (index); a port's own index */
+	uint16_t outer_tpid, outer_vid, inner_vid;	/* a sub-interface's tags */
 	char name[16];
 	char dev[256];
 	uint16_t nb_rxq;
@@ -103,6 +114,16 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen);
 int dp_port_start(struct dp_port *p, char *err, size_t errlen);
 void dp_ports_stop(void);
 struct dp_port *dp_port_by_name(const char *name);
+/* Whether slot i of dp.ports holds an interface (a removed sub-interface's does not). */
+static inline bool dp_port_in_use(unsigned int i)
+{
+	return i < dp.nb_ports && dp.ports[i].kind != DP_PORT_FREE;
+}
+/* Each interface's index in turn: ports and sub-interfaces, not free slots. */
+#define DP_FOREACH_IFACE(i) \
+	for ((i) = 0; (i) < dp.nb_ports; (i)++) \
+		if (!dp_port_in_use(i)) { \
+		} else
 int dp_port_stats_get(const struct dp_port *p, struct dp_port_stats *st);
 void dp_port_stats_reset(const struct dp_port *p);
 bool dp_port_link_up(const struct dp_port *p, uint32_t *speed_mbps);

@@ -37,8 +37,9 @@ union dp_port_mac {
  */
 struct dp_port_map {
 	union dp_port_mac mac[DP_MAX_PORTS];
-	uint16_t index[RTE_MAX_ETHPORTS];
+	uint16_t index[RTE_MAX_ETHPORTS + DP_MAX_PORTS];	/* sub-interfaces: dataplane/vlan.h */
 	volatile uint8_t up[DP_MAX_PORTS];
+	volatile uint8_t vlans[DP_MAX_PORTS];	/* a port has sub-interfaces: port_rx -> vlan_input */
 };
 extern struct dp_port_map dp_port_map;
 

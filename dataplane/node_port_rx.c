@@ -8,6 +8,7 @@
 
 enum port_rx_next {
 	PORT_RX_NEXT_IP4_FAST,
+	PORT_RX_NEXT_VLAN_INPUT,	/* the port has sub-interfaces */
 	PORT_RX_NEXT_MAX,
 };
 
@@ -15,7 +16,7 @@ struct port_rx_ctx {
 	uint16_t port_id;
 	uint16_t queue;
 	uint16_t burst;		/* packets a poll takes, at most */
-	uint16_t pad;
+	uint16_t index;		/* the port's (dp.ports) */
 	uint64_t busy;		/* polls that returned packets; this worker's own */
 };
 
@@ -36,7 +37,8 @@ static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, 
 	if (unlikely(dp_trace.on))
 		dp_trace_rx(graph->id, node->id, (struct rte_mbuf **)node->objs, n);
 	node->idx = n;
-	rte_node_next_stream_move(graph, node, PORT_RX_NEXT_IP4_FAST);
+	rte_node_next_stream_move(graph, node, likely(!dp_port_map.vlans[ctx->index]) ?
+				  PORT_RX_NEXT_IP4_FAST : PORT_RX_NEXT_VLAN_INPUT);
 	return n;
 }
 
@@ -61,6 +63,7 @@ static struct rte_node_register port_rx_node = {
 	.nb_edges = PORT_RX_NEXT_MAX,
 	.next_nodes = {
 		[PORT_RX_NEXT_IP4_FAST] = "ip4_fast",
+		[PORT_RX_NEXT_VLAN_INPUT] = "vlan_input",
 	},
 };
 RTE_NODE_REGISTER(port_rx_node);
@@ -83,6 +86,7 @@ int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, uint16_t burst, char
 	clone_ctx[nb_clones].port_id = port_id;
 	clone_ctx[nb_clones].queue = queue;
 	clone_ctx[nb_clones].burst = burst;
+	clone_ctx[nb_clones].index = dp_port_map.index[port_id];
 	nb_clones++;
 	return 0;
 }

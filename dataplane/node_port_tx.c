@@ -5,32 +5,66 @@
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
 #include "dataplane/trace.h"
+#include "dataplane/vlan.h"
 
 struct port_tx_ctx {
-	uint16_t port_id;
+	uint16_t index;		/* the interface's (dp.ports) */
 	uint16_t queue;
 	uint32_t pad;
 	uint64_t drops;		/* written by this worker only */
-};
+};	/* RTE_NODE_CTX_SZ: 16 bytes */
 
+struct dp_tx_tags dp_tx_tags[DP_MAX_PORTS];
 static rte_node_t tx_clone_id[DP_MAX_PORTS];
-static uint16_t tx_clone_port_id[DP_MAX_PORTS];
+
+/*
+ * A sub-interface's tags go in after the MACs: the MACs move 4 or 8 bytes into
+ * the headroom. A frame with no room before it (never one of ternd's own
+ * buffers) is a drop.
+ */
+static uint16_t tag_frames(struct port_tx_ctx *ctx, const struct dp_tx_tags *t,
+			   struct rte_mbuf **m, uint16_t nb)
+{
+	uint64_t bytes = 0;
+	uint16_t i, n = 0;
+
+	for (i = 0; i < nb; i++) {
+		uint8_t *at;
+
+		if (unlikely(rte_pktmbuf_headroom(m[i]) < t->len ||
+			     m[i]->data_len < RTE_ETHER_HDR_LEN || RTE_MBUF_CLONED(m[i]))) {
+			ctx->drops++;
+			rte_pktmbuf_free(m[i]);
+			continue;
+		}
+		at = (uint8_t *)rte_pktmbuf_prepend(m[i], t->len);
+		memmove(at, at + t->len, 2 * RTE_ETHER_ADDR_LEN);
+		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, t->tag, t->len);
+		bytes += m[i]->pkt_len - t->len;
+		m[n++] = m[i];
+	}
+	dp_vlan_stats[ctx->queue].tx_bytes[ctx->index] += bytes;
+	return n;
+}
 
 static uint16_t port_tx_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				uint16_t nb)
 {
 	struct port_tx_ctx *ctx = (struct port_tx_ctx *)node->ctx;
-	uint16_t sent = 0;
+	const struct dp_tx_tags *t = &dp_tx_tags[ctx->index];
+	struct rte_mbuf **m = (struct rte_mbuf **)objs;
+	uint16_t sent = 0, n = nb;
 	int tries = 4;
 
 	if (DP_TRACE_ACTIVE(graph))
-		dp_trace_end(graph->id, node->id, objs, nb, dp_port_map.index[ctx->port_id]);
-	while (sent < nb && tries-- > 0)
-		sent += rte_eth_tx_burst(ctx->port_id, ctx->queue,
-					 (struct rte_mbuf **)objs + sent, nb - sent);
-	if (unlikely(sent < nb)) {
-		ctx->drops += nb - sent;
-		rte_pktmbuf_free_bulk((struct rte_mbuf **)objs + sent, nb - sent);
+		dp_trace_end(graph->id, node->id, objs, nb, ctx->index);
+	if (unlikely(t->len != 0))
+		n = tag_frames(ctx, t, m, nb);
+	while (sent < n && tries-- > 0)
+		sent += rte_eth_tx_burst(t->port_id, ctx->queue, m + sent, n - sent);
+	if (unlikely(sent < n)) {
+		ctx->drops += n - sent;
+		rte_pktmbuf_free_bulk(m + sent, n - sent);
 	}
 	return nb;
 }
@@ -42,7 +76,7 @@ static int port_tx_init(const struct rte_graph *graph, struct rte_node *node)
 
 	for (i = 0; i < DP_MAX_PORTS; i++) {
 		if (tx_clone_id[i] == node->id && node->id != 0) {
-			ctx->port_id = tx_clone_port_id[i];
+			ctx->index = i;
 			/* graphs are created in worker order: graph id = worker index = tx queue */
 			ctx->queue = graph->id;
 			ctx->drops = 0;
@@ -74,7 +108,7 @@ int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id)
 	if (id == RTE_NODE_ID_INVALID)
 		return -EINVAL;
 	tx_clone_id[port_index] = id;
-	tx_clone_port_id[port_index] = port_id;
+	dp_tx_tags[port_index].port_id = port_id;
 	rewrite = rte_node_from_name("ip4_rewrite");
 	if (rewrite == RTE_NODE_ID_INVALID)
 		return -ENOENT;

@@ -10,6 +10,7 @@
 #include "dataplane/dp.h"
 #include "dataplane/node.h"
 #include "dataplane/node_port.h"
+#include "dataplane/vlan.h"
 #include "dataplane/workarounds/eal_exit.h"
 #include "dataplane/workarounds/memseg_fd_guard.h"
 #include "dataplane/workarounds/vdev_mtu.h"
@@ -52,7 +53,7 @@ struct dp_port *dp_port_by_name(const char *name)
 	unsigned int i;
 
 	for (i = 0; i < dp.nb_ports; i++)
-		if (strcmp(dp.ports[i].name, name) == 0)
+		if (dp_port_in_use(i) && strcmp(dp.ports[i].name, name) == 0)
 			return &dp.ports[i];
 	return NULL;
 }
@@ -146,6 +147,9 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 	p = &dp.ports[dp.nb_ports];
 	memset(p, 0, sizeof(*p));
 	p->port_id = port_id;
+	p->ifid = port_id;
+	p->kind = DP_PORT_ETH;
+	p->parent = dp.nb_ports;
 	snprintf(p->name, sizeof(p->name), "%s", prm->name);
 	snprintf(p->dev, sizeof(p->dev), "%s", prm->dev);
 	eal_exit_note_port(prm->dev);
@@ -208,7 +212,7 @@ void dp_ports_stop(void)
 	unsigned int i;
 
 	for (i = 0; i < dp.nb_ports; i++) {
-		if (!dp.ports[i].started)
+		if (!dp.ports[i].started || dp.ports[i].kind != DP_PORT_ETH)
 			continue;
 		rte_eth_dev_stop(dp.ports[i].port_id);
 		rte_eth_dev_close(dp.ports[i].port_id);
@@ -221,12 +225,21 @@ static struct dp_port_stats baseline[DP_MAX_PORTS];
 
 static void port_stats_raw(const struct dp_port *p, struct dp_port_stats *st)
 {
-	unsigned int idx = p - dp.ports;
+	unsigned int idx = p - dp.ports, w;
 	char pattern[32];
 
 	memset(st, 0, sizeof(*st));
-	snprintf(pattern, sizeof(pattern), "port_rx-%u-*", p->port_id);
-	st->ipackets = dp_node_objs(pattern);
+	if (p->kind == DP_PORT_VLAN) {
+		/* what vlan_input gave it; bytes without the tags, as its kernel interface counts */
+		for (w = 0; w < dp.nb_workers; w++) {
+			st->ipackets += dp_vlan_stats[w].rx_packets[idx];
+			st->ibytes += dp_vlan_stats[w].rx_bytes[idx];
+			st->obytes += dp_vlan_stats[w].tx_bytes[idx];
+		}
+	} else {
+		snprintf(pattern, sizeof(pattern), "port_rx-%u-*", p->port_id);
+		st->ipackets = dp_node_objs(pattern);
+	}
 	snprintf(pattern, sizeof(pattern), "port_tx-%u", idx);
 	st->tx_drops = dp_node_port_tx_drops(idx);
 	st->opackets = dp_node_objs(pattern) - st->tx_drops;
@@ -242,6 +255,11 @@ int dp_port_stats_get(const struct dp_port *p, struct dp_port_stats *st)
 	st->ipackets -= b->ipackets;
 	st->opackets -= b->opackets;
 	st->tx_drops -= b->tx_drops;
+	if (p->kind == DP_PORT_VLAN) {
+		st->ibytes -= b->ibytes;
+		st->obytes -= b->obytes;
+		return 0;
+	}
 	rc = rte_eth_stats_get(p->port_id, &s);
 	if (rc < 0)
 		return rc;
@@ -257,7 +275,8 @@ int dp_port_stats_get(const struct dp_port *p, struct dp_port_stats *st)
 void dp_port_stats_reset(const struct dp_port *p)
 {
 	port_stats_raw(p, &baseline[p - dp.ports]);
-	rte_eth_stats_reset(p->port_id);
+	if (p->kind != DP_PORT_VLAN)
+		rte_eth_stats_reset(p->port_id);
 }
 
 bool dp_port_link_up(const struct dp_port *p, uint32_t *speed_mbps)
@@ -275,6 +294,8 @@ const char *dp_port_driver(const struct dp_port *p)
 {
 	struct rte_eth_dev_info info;
 
+	if (p->kind == DP_PORT_VLAN)
+		return p->inner_vid ? "802.1ad" : "802.1Q";
 	if (rte_eth_dev_info_get(p->port_id, &info) < 0)
 		return "unknown";
 	return info.driver_name;
@@ -286,6 +307,24 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 	uint32_t min, max;
 	int rc;
 
+	if (p->kind == DP_PORT_VLAN) {
+		const struct dp_port *parent = &dp.ports[p->parent];
+		/* a frame with two tags: one more than the buffers' room counts */
+		unsigned int tags = p->inner_vid ? RTE_VLAN_HLEN : 0;
+
+		if (mtu < DP_MTU_MIN || mtu > parent->mtu) {
+			snprintf(err, errlen, "a sub-interface takes MTU %u to its port's (%s: %u)",
+				 DP_MTU_MIN, parent->name, parent->mtu);
+			return -EINVAL;
+		}
+		if (mtu + FRAME_OVERHEAD + tags > room) {
+			snprintf(err, errlen, "a frame of MTU %u with two VLAN tags does not fit the %u-byte packet buffers ternd made at start",
+				 mtu, room);
+			return -EMSGSIZE;
+		}
+		p->mtu = mtu;
+		return 0;
+	}
 	if (vdev_mtu_range(p->port_id, &min, &max) == 0 && (mtu < min || mtu > max)) {
 		snprintf(err, errlen, "its driver (%s) takes MTU %u to %u", dp_port_driver(p), min, max);
 		return -EINVAL;

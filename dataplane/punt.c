@@ -59,3 +59,20 @@ void dp_punt_stats(unsigned int port, struct dp_punt_stats *st)
 		st->ring_full += dp_punt[w].ring_full[port];
 	}
 }
+
+void dp_punt_port_init(unsigned int port, unsigned int like)
+{
+	unsigned int w, r;
+
+	for (w = 0; w < dp.nb_workers; w++) {
+		struct dp_punt_worker *pw = &dp_punt[w];
+
+		pw->interval_tsc[port] = pw->interval_tsc[like];
+		pw->window_tsc[port] = pw->window_tsc[like];
+		pw->tat[port] = 0;
+		for (r = 0; r < DP_PUNT_REASON_MAX; r++)
+			pw->punted[port][r] = 0;
+		pw->policed[port] = 0;
+		pw->ring_full[port] = 0;
+	}
+}

@@ -52,6 +52,10 @@ extern struct rte_ring *dp_kernel_out;
 int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 		 unsigned int nb_ports);
 
+/* Control thread, for an interface no worker sees yet: port's policer is like's, its
+ * counters 0 (a sub-interface takes its port's policy). */
+void dp_punt_port_init(unsigned int port, unsigned int like);
+
 struct dp_punt_stats {
 	uint64_t punted[DP_PUNT_REASON_MAX];
 	uint64_t policed;

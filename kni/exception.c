@@ -30,6 +30,7 @@ struct kni_port {
 
 static struct kni_port kports[DP_MAX_PORTS];
 static int epfd = -1;
+static volatile uint64_t rounds;	/* the service's loops, for kni_tap_remove */
 static pthread_t thread;
 static bool running;
 static volatile bool quit;
@@ -47,6 +48,8 @@ int kni_init(const char *const *tap_names, const bool *persist, char *err, size_
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (epfd < 0)
 		return -errno;
+	for (i = 0; i < DP_MAX_PORTS; i++)
+		kports[i].fd = -1;
 	for (i = 0; i < dp.nb_ports; i++) {
 		struct dp_port *p = &dp.ports[i];
 		struct kni_port *k = &kports[i];
@@ -68,13 +71,14 @@ int kni_init(const char *const *tap_names, const bool *persist, char *err, size_
 static void to_kernel(struct rte_mbuf *m)
 {
 	struct kni_port *k = &kports[dp_port_map.index[m->port]];
+	int fd = __atomic_load_n(&k->fd, __ATOMIC_ACQUIRE);
 	struct iovec iov[8];
 	struct rte_mbuf *s;
 	int n = 0;
 
 	for (s = m; s != NULL && n < 8; s = s->next, n++)
 		iov[n] = (struct iovec){ rte_pktmbuf_mtod(s, void *), s->data_len };
-	if (writev(k->fd, iov, n) < 0)
+	if (fd < 0 || writev(fd, iov, n) < 0)
 		k->st.to_kernel_errors++;
 	else
 		k->st.to_kernel++;
@@ -115,7 +119,10 @@ static unsigned int from_kernel(unsigned int port, bool *blocked)
 	static uint8_t overflow[UINT16_MAX + 1];
 	struct iovec iov[2] = { [1] = { .iov_base = overflow, .iov_len = sizeof(overflow) } };
 	unsigned int n = 0, want, tries;
+	int fd = __atomic_load_n(&k->fd, __ATOMIC_ACQUIRE);
 
+	if (fd < 0)
+		return 0;
 	want = RTE_MIN(rte_ring_free_count(dp_kernel_out), (unsigned int)KNI_BURST);
 	if (want == 0) {
 		*blocked = true;
@@ -131,7 +138,7 @@ static unsigned int from_kernel(unsigned int port, bool *blocked)
 		}
 		iov[0].iov_base = rte_pktmbuf_mtod(b, void *);
 		iov[0].iov_len = rte_pktmbuf_tailroom(b);
-		r = readv(k->fd, iov, 2);
+		r = readv(fd, iov, 2);
 		if (r <= 0) {
 			rte_pktmbuf_free(b);
 			break;
@@ -143,7 +150,7 @@ static unsigned int from_kernel(unsigned int port, bool *blocked)
 			continue;
 		}
 		b->data_len = b->pkt_len = r;
-		b->port = p->port_id;
+		b->port = p->ifid;	/* a sub-interface's frames leave tagged */
 		m[n++] = b;
 	}
 	/* the first worker sends them, on its own tx queue (node kernel_out) */
@@ -176,6 +183,7 @@ static void *kni_main(void *arg)
 		bool blocked = false;
 		int n, i;
 
+		__atomic_store_n(&rounds, rounds + 1, __ATOMIC_RELEASE);
 		n = epoll_wait(epfd, evs, DP_MAX_PORTS, work || idle < KNI_IDLE_SPINS ? 0 : sleep_ms);
 		for (i = 0; i < n; i++)
 			work += from_kernel(evs[i].data.u32, &blocked);
@@ -231,8 +239,8 @@ void kni_stop(void)
 		while (rte_ring_sc_dequeue(dp_kernel_out, &m) == 0)
 			rte_pktmbuf_free(m);
 	}
-	for (i = 0; i < dp.nb_ports; i++)
-		if (kports[i].fd > 0) {
+	for (i = 0; i < DP_MAX_PORTS; i++)
+		if (kports[i].fd >= 0) {
 			close(kports[i].fd);
 			kports[i].fd = -1;
 		}
@@ -249,12 +257,64 @@ void kni_sync(void)
 		struct kni_port *k = &kports[i];
 		bool link = dp_port_link_up(&dp.ports[i], NULL);
 
-		if (k->fd > 0 && link != k->carrier && kni_tap_set_carrier(k->fd, link) == 0) {
+		if (k->fd >= 0 && link != k->carrier && kni_tap_set_carrier(k->fd, link) == 0) {
 			k->carrier = link;
 			RTE_LOG(NOTICE, USER1, "ternd: %s: link %s\n", dp.ports[i].name,
 				link ? "up" : "down");
 		}
 	}
+}
+
+int kni_tap_add(unsigned int port, char *err, size_t errlen)
+{
+	struct dp_port *p = &dp.ports[port];
+	struct kni_port *k = &kports[port];
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = port };
+	int fd;
+
+	memset(&k->st, 0, sizeof(k->st));
+	snprintf(k->name, sizeof(k->name), "%s", p->name);
+	fd = kni_tap_open(k->name, &p->mac, p->mtu, false, err, errlen);
+	if (fd < 0) {
+		k->name[0] = '\0';
+		return fd;
+	}
+	k->carrier = dp_port_link_up(p, NULL);
+	kni_tap_set_carrier(fd, k->carrier);
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		int rc = -errno;
+
+		snprintf(err, errlen, "cannot watch the kernel interface %s: %s", k->name,
+			 strerror(errno));
+		close(fd);
+		k->name[0] = '\0';
+		return rc;
+	}
+	__atomic_store_n(&k->fd, fd, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * The service thread may be reading or writing the TAP's fd: it is taken from
+ * it first, and closed once the service has gone round its loop twice (so it
+ * cannot write a frame to a file that reuses the number). The kernel removes
+ * the interface with the last reference to it.
+ */
+void kni_tap_remove(unsigned int port)
+{
+	struct kni_port *k = &kports[port];
+	int fd = __atomic_exchange_n(&k->fd, -1, __ATOMIC_ACQ_REL);
+	uint64_t seen = __atomic_load_n(&rounds, __ATOMIC_ACQUIRE);
+	unsigned int waited;
+
+	k->name[0] = '\0';
+	if (fd < 0)
+		return;
+	epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
+	for (waited = 0; running && waited < 2000 &&
+	     __atomic_load_n(&rounds, __ATOMIC_ACQUIRE) < seen + 2; waited++)
+		usleep(500);
+	close(fd);
 }
 
 void kni_port_stats(unsigned int port, struct kni_port_stats *st)

@@ -31,6 +31,10 @@ void kni_stop(void);
  * TAP's admin state and MTU reach the port through the netlink mirror.) */
 void kni_sync(void);
 void kni_port_stats(unsigned int port, struct kni_port_stats *st);
+/* Control thread: the TAP of a sub-interface made while ternd runs (named like it, its
+ * port's MAC and its MTU), and its removal. */
+int kni_tap_add(unsigned int port, char *err, size_t errlen);
+void kni_tap_remove(unsigned int port);
 const char *kni_tap_name(unsigned int port);
 
 #endif

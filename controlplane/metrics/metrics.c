@@ -35,7 +35,7 @@ static void port_counter(struct outbuf *ob, const char *name, const char *help, 
 	unsigned int i;
 
 	family(ob, name, "counter", help);
-	for (i = 0; i < dp.nb_ports; i++) {
+	DP_FOREACH_IFACE(i) {
 		struct dp_port_stats st;
 
 		dp_port_stats_get(&dp.ports[i], &st);
@@ -49,7 +49,7 @@ static void punt_counter(struct outbuf *ob, const char *name, const char *help, 
 	unsigned int i;
 
 	family(ob, name, "counter", help);
-	for (i = 0; i < dp.nb_ports; i++) {
+	DP_FOREACH_IFACE(i) {
 		struct dp_punt_stats ps;
 
 		dp_punt_stats(i, &ps);
@@ -82,11 +82,11 @@ static void ports(struct outbuf *ob)
 	for (i = 0; i < RTE_DIM(counters); i++)
 		port_counter(ob, counters[i].name, counters[i].help, counters[i].off);
 	family(ob, "tern_port_link_up", "gauge", "1 when the port's link is up");
-	for (i = 0; i < dp.nb_ports; i++)
+	DP_FOREACH_IFACE(i)
 		ob_printf(ob, "tern_port_link_up{port=\"%s\"} %d\n", dp.ports[i].name,
 			  dp_port_link_up(&dp.ports[i], NULL));
 	family(ob, "tern_port_punted", "counter", "Packets sent to the kernel, by port and reason");
-	for (i = 0; i < dp.nb_ports; i++) {
+	DP_FOREACH_IFACE(i) {
 		struct dp_punt_stats ps;
 
 		dp_punt_stats(i, &ps);

@@ -42,7 +42,7 @@ static void warn_floods(void)
 	const struct sample *a = &samples[cur ^ 1], *b = &samples[cur];
 	unsigned int i;
 
-	for (i = 0; i < dp.nb_ports; i++) {
+	DP_FOREACH_IFACE(i) {
 		uint64_t policed = b->policed[i] - a->policed[i], full = b->ring_full[i] - a->ring_full[i];
 
 		if (b->policed[i] > a->policed[i] && policed)
@@ -68,13 +68,13 @@ void rates_tick(void)
 	cur ^= 1;
 	s = &samples[cur];
 	s->tsc = rte_rdtsc();
-	for (i = 0; i < dp.nb_ports; i++)
+	DP_FOREACH_IFACE(i)
 		dp_port_stats_get(&dp.ports[i], &s->port[i]);
 	for (i = 0; i < dp.nb_workers; i++)
 		dp_worker_perf(i, &s->worker[i]);
 	for (i = 0; i < nb_nodes; i++)
 		s->node[i] = dp_node_objs(node_names[i]);
-	for (i = 0; i < dp.nb_ports; i++) {
+	DP_FOREACH_IFACE(i) {
 		struct dp_punt_stats ps;
 
 		dp_punt_stats(i, &ps);

@@ -67,6 +67,9 @@ enum rib_add_mode mirror_add_mode(uint16_t flags);
 /* ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1. */
 uint32_t mirror_port_ifindex(unsigned int port);
 int mirror_ifindex_port(uint32_t ifindex);
+/* Drops what the RIB holds of port (its routes, addresses and neighbours) and its kernel
+ * interface's ifindex, for a sub-interface being removed; returns the routes dropped. */
+unsigned int mirror_port_forget(unsigned int port);
 /* Gives port i the MTU (and its routes' nexthops with it), or records it as refused and
  * returns a negative errno with why; the kernel interface is the caller's to set. */
 int mirror_port_mtu(unsigned int i, uint32_t mtu, char *why, size_t len);

@@ -34,6 +34,48 @@ int mirror_ifindex_port(uint32_t ifindex)
 	return -1;
 }
 
+/* The first address (or neighbour) the RIB holds on port; false when none. */
+static bool first_addr(unsigned int port, struct rib_addr *out)
+{
+	const struct rib_addr *a;
+	unsigned int n = rib_addrs(&a), i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].port == port) {
+			*out = a[i];
+			return true;
+		}
+	return false;
+}
+
+static bool first_neigh(unsigned int port, uint32_t *ip)
+{
+	const struct rib_neigh *nb;
+	unsigned int n = rib_neighs(&nb), i;
+
+	for (i = 0; i < n; i++)
+		if (nb[i].port == port) {
+			*ip = nb[i].ip;
+			return true;
+		}
+	return false;
+}
+
+unsigned int mirror_port_forget(unsigned int port)
+{
+	unsigned int routes = rib_flush_port(port);
+	struct rib_addr a;
+	uint32_t ip;
+
+	while (first_addr(port, &a) && rib_addr_del(port, a.ip, a.len) == 0)
+		;
+	while (first_neigh(port, &ip) && rib_neigh_del(port, ip) == 0)
+		;
+	rib_commit();
+	port_ifindex[port] = 0;
+	return routes;
+}
+
 int mirror_port_mtu(unsigned int i, uint32_t mtu, char *why, size_t len)
 {
 	struct dp_port *p = &dp.ports[i];

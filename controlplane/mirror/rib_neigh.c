@@ -99,7 +99,7 @@ int rib_neigh_port(uint32_t ip)
 {
 	unsigned int p;
 
-	for (p = 0; p < dp.nb_ports; p++)
+	DP_FOREACH_IFACE(p)
 		if (neigh_pos(p, ip) >= 0)
 			return p;
 	return -ENOENT;

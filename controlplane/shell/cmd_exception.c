@@ -45,7 +45,7 @@ static int cmd_show_exception(struct cmd_ctx *ctx)
 
 	render_begin(&r, ctx);
 	render_list_begin(&r, "ports");
-	for (i = 0; i < dp.nb_ports; i++)
+	DP_FOREACH_IFACE(i)
 		port_render(&r, i);
 	render_list_end(&r);
 	render_end(&r);

@@ -20,6 +20,7 @@
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
+#include "dataplane/vlan.h"
 #include "dataplane/fib.h"
 #include "dataplane/ip4.h"
 #include "dataplane/nexthop.h"
@@ -88,6 +89,14 @@ static void iface_render(struct render *r, unsigned int i)
 	render_str(r, "driver", "driver %s ", dp_port_driver(row.p));
 	render_str(r, "device", "(%s)\n", row.p->dev);
 	render_str(r, "description", *desc ? "  Description: %s\n" : NULL, desc);
+	if (row.p->kind == DP_PORT_VLAN) {
+		struct dp_vlan_encap e = { row.p->outer_tpid, row.p->outer_vid, row.p->inner_vid };
+		char enc[40];
+
+		dp_vlan_encap_format(&e, enc, sizeof(enc));
+		render_str(r, "parent", "  Sub-interface of %s, ", dp.ports[row.p->parent].name);
+		render_str(r, "encapsulation", "encapsulation %s\n", enc);
+	}
 	render_str(r, "mac", "  MAC %s, ", row.mac);
 	render_uint(r, "mtu", "MTU %lu, ", row.p->mtu);
 	render_uint(r, "speed_mbps", "speed %lu Mb/s, ", row.speed);
@@ -121,7 +130,7 @@ static int show_interfaces(struct cmd_ctx *ctx, const char *only)
 
 	render_begin(&r, ctx);
 	render_list_begin(&r, "interfaces");
-	for (i = 0; i < dp.nb_ports; i++)
+	DP_FOREACH_IFACE(i)
 		if (only == NULL || strcmp(only, dp.ports[i].name) == 0)
 			iface_render(&r, i);
 	render_list_end(&r);
@@ -157,7 +166,7 @@ static int interfaces_table(struct cmd_ctx *ctx, bool rates)
 		return show_interfaces(ctx, NULL);
 	render_begin(&r, ctx);
 	render_table_begin(&r, "interfaces", rates ? counters : brief, RTE_DIM(brief), true);
-	for (i = 0; i < dp.nb_ports; i++) {
+	DP_FOREACH_IFACE(i) {
 		struct port_rates pr;
 		struct iface_row row;
 
@@ -202,7 +211,7 @@ static int cmd_show_counters(struct cmd_ctx *ctx)
 
 	render_begin(&r, ctx);
 	render_table_begin(&r, "ports", cols, RTE_DIM(cols), true);
-	for (i = 0; i < dp.nb_ports; i++) {
+	DP_FOREACH_IFACE(i) {
 		struct dp_port_stats st;
 		struct dp_punt_stats ps;
 		uint64_t punted = 0;
@@ -272,7 +281,7 @@ static int cmd_clear_counters(struct cmd_ctx *ctx)
 {
 	unsigned int i;
 
-	for (i = 0; i < dp.nb_ports; i++)
+	DP_FOREACH_IFACE(i)
 		dp_port_stats_reset(&dp.ports[i]);
 	return 0;
 }

@@ -15,6 +15,7 @@ static const struct {
 	const char *help;
 } placeholders[] = {
 	{ "IFNAME", TOK_IFNAME, "Interface name" },
+	{ "IFNAME.VLAN", TOK_SUBIF, "A new sub-interface: port.VLAN id (dp0.100)" },
 	{ "A.B.C.D", TOK_IPV4, "IPv4 address" },
 	{ "A.B.C.D/M", TOK_PREFIX, "IPv4 prefix" },
 	{ "MAC", TOK_MAC, "MAC address (aa:bb:cc:dd:ee:ff)" },

@@ -16,6 +16,7 @@ enum tok_kind {
 	TOK_NUMBER,
 	TOK_WORD,
 	TOK_LINE,
+	TOK_SUBIF,		/* a sub-interface to make: PORT.VLAN, no interface's name yet */
 };
 
 struct tok {

@@ -14,7 +14,7 @@ static const struct cmd_def *const all_tables[] = { cmd_mode_table, cmd_show_tab
 						     cmd_exception_table, cmd_consistency_table, cmd_config_table,
 						     cmd_tools_table, cmd_logging_table, cmd_trace_table,
 						     cmd_workers_table, cmd_resources_table, cmd_users_table,
-						     NULL };
+						     cmd_subif_table, NULL };
 static struct compiled *cmds;
 static int nb_cmds;
 static char *syntax_copies;
@@ -28,6 +28,7 @@ static bool value_ok(enum tok_kind k, const char *w)
 	case TOK_MAC: return cmd_value_is_mac(w);
 	case TOK_NUMBER: return cmd_value_is_number(w);
 	case TOK_IFNAME: return cmd_ifname_exists(w);
+	case TOK_SUBIF: return strchr(w, '.') != NULL && !cmd_ifname_exists(w);
 	case TOK_WORD:
 	case TOK_LINE: return true;
 	case TOK_KEYWORD: break;

@@ -84,6 +84,7 @@ extern const struct cmd_def cmd_trace_table[];
 extern const struct cmd_def cmd_workers_table[];
 extern const struct cmd_def cmd_resources_table[];
 extern const struct cmd_def cmd_users_table[];
+extern const struct cmd_def cmd_subif_table[];
 
 /* Where capture writes its files ([capture] dir). */
 void cmd_tools_set_capture_dir(const char *dir);

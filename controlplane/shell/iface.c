@@ -34,7 +34,7 @@ int cmd_ifname_candidates(const char *prefix, struct outbuf *out)
 {
 	unsigned int i;
 
-	for (i = 0; i < dp.nb_ports; i++)
+	DP_FOREACH_IFACE(i)
 		if (strncmp(dp.ports[i].name, prefix, strlen(prefix)) == 0)
 			ob_printf(out, "k\t%s\tInterface %s\n", dp.ports[i].name, dp.ports[i].dev);
 	return 0;
@@ -44,7 +44,7 @@ void cmd_ifname_list(struct outbuf *out)
 {
 	unsigned int i;
 
-	for (i = 0; i < dp.nb_ports; i++)
+	DP_FOREACH_IFACE(i)
 		ob_printf(out, "%s%s", i ? ", " : "", dp.ports[i].name);
 	if (dp.nb_ports == 0)
 		ob_printf(out, "none");

@@ -30,6 +30,18 @@ static void interface_section(struct outbuf *out, unsigned int i)
 	char pfx[24], mtu[12];
 
 	cmd_line(out, CMD_MODE_CONFIG, "interface", &(struct cmd_word){ "interface", p->name }, 1);
+	if (p->kind == DP_PORT_VLAN) {
+		char outer[8], inner[8];
+
+		snprintf(outer, sizeof(outer), "%u", p->outer_vid);
+		snprintf(inner, sizeof(inner), "%u", p->inner_vid);
+		if (p->inner_vid)
+			cmd_line(out, CMD_MODE_CONFIG_IF, "encapsulation",
+				 (struct cmd_word[]){ { "dot1ad", outer }, { "dot1q", inner } }, 2);
+		else
+			cmd_line(out, CMD_MODE_CONFIG_IF, "encapsulation",
+				 &(struct cmd_word){ "dot1q", outer }, 1);
+	}
 	if (*iface_description(i))
 		cmd_line(out, CMD_MODE_CONFIG_IF, "description",
 			 &(struct cmd_word){ "description", iface_description(i) }, 1);
@@ -124,7 +136,7 @@ void running_config(struct outbuf *out)
 		cmd_line(out, CMD_MODE_CONFIG, "hostname", &(struct cmd_word){ "hostname", cmd_hostname }, 1);
 		ob_printf(out, "!\n");
 	}
-	for (i = 0; i < dp.nb_ports; i++)
+	DP_FOREACH_IFACE(i)
 		interface_section(out, i);
 	if (rib_routes_sorted(&r, &n, true) == 0) {
 		for (i = 0; i < n; i++)
@@ -158,7 +170,8 @@ struct items {
 	unsigned int n;
 };
 
-static const char *const one_value[] = { "hostname", "description", "mtu", "shutdown", NULL };
+static const char *const one_value[] = { "hostname", "description", "mtu", "shutdown",
+					 "encapsulation", NULL };
 
 static int parse_items(const char *text, struct items *it)
 {
@@ -260,6 +273,11 @@ int config_transition(const char *from, const char *to, struct outbuf *cmds)
 	for (i = a.n; i-- > 0;) {	/* last added, first removed */
 		if (find(&b, a.v[i].key) != NULL)
 			continue;
+		if (strncmp(a.v[i].line, "encapsulation ", 14) == 0) {
+			/* a sub-interface's first line: the sub-interface goes with it */
+			ob_printf(cmds, "no %s\n", a.v[i].section);
+			continue;
+		}
 		negate(a.v[i].line, neg, sizeof(neg));
 		emit(cmds, a.v[i].section, neg);
 	}

@@ -105,7 +105,8 @@ static uint16_t inject_process(struct rte_graph *graph, struct rte_node *node, v
 	if (unlikely(dp_trace.on))
 		dp_trace_rx(w, node->id, m, n);
 	node->idx = n;
-	rte_node_next_stream_move(graph, node, 0);
+	/* as port_rx: through vlan_input when dp0 has sub-interfaces */
+	rte_node_next_stream_move(graph, node, dp_port_map.vlans[0] ? 1 : 0);
 	cursor[w].injected += n;
 	return n;
 }
@@ -114,8 +115,8 @@ static struct rte_node_register inject_node = {
 	.name = "pipeline_inject",
 	.flags = RTE_NODE_SOURCE_F,
 	.process = inject_process,
-	.nb_edges = 1,
-	.next_nodes = { "ip4_fast" },
+	.nb_edges = 2,
+	.next_nodes = { "ip4_fast", "vlan_input" },
 };
 RTE_NODE_REGISTER(inject_node);
 
@@ -273,8 +274,8 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 			 "--no-pci", "--lcores", lcores,
 			 "--file-prefix", prefix, "--log-level", "*:error", "--vdev", "net_null0",
 			 "--vdev", "net_null1", NULL };
-	static const char *const patterns[] = { "pipeline_inject", "eth_input", "ip4_*", "icmp_*",
-						"port_tx-*", "drop_*", "punt_*" };
+	static const char *const patterns[] = { "pipeline_inject", "vlan_input", "eth_input", "ip4_*",
+						"icmp_*", "port_tx-*", "drop_*", "punt_*" };
 	struct rte_graph_param prm = { 0 };
 	struct dp_punt_policy policy[2] = { { 1000000, 1000 }, { 1000000, 1000 } };
 	char err[256];

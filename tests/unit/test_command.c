@@ -93,7 +93,7 @@ static void test_command_unknown_interface_lists_known(void **state)
 	cmd_session_init(&s, 0, true);
 	assert_int_equal(cmd_execute(&s, "configure terminal", false, &out), 0);
 	assert_int_equal(cmd_execute(&s, "interface dp7", false, &out), -EINVAL);
-	assert_out_has("Invalid input 'dp7' after 'interface'; expected: IFNAME (known interfaces: dp0, dp1)");
+	assert_out_has("Invalid input 'dp7' after 'interface'; expected: IFNAME, IFNAME.VLAN (known interfaces: dp0, dp1)");
 	assert_int_equal(s.mode, CMD_MODE_CONFIG);
 }
 

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * 802.1Q and 802.1ad (QinQ) sub-interfaces: tern interfaces on a port that
+ * carry its frames tagged with their VLAN. Owner: the control thread adds and
+ * removes them; workers read the VLAN map (vlan_input) and the tags to write
+ * (port_tx). A sub-interface takes a slot of dp.ports like a port, so nexthops,
+ * punts, counters and ICMP source addresses work by its index unchanged; its
+ * frames carry DP_VLAN_IFID_BASE + index in the mbuf's port field once
+ * vlan_input has taken their tags off.
+ */
+#ifndef TERN_VLAN_H
+#define TERN_VLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <rte_ether.h>
+
+#include "dataplane/dp.h"
+
+#define DP_VLAN_IFID_BASE RTE_MAX_ETHPORTS
+#define DP_VLAN_VID_MIN 1
+#define DP_VLAN_VID_MAX 4094
+
+/* What a sub-interface's frames carry: one 802.1Q tag, or an 802.1ad tag and an 802.1Q one. */
+struct dp_vlan_encap {
+	uint16_t outer_tpid;		/* RTE_ETHER_TYPE_VLAN or RTE_ETHER_TYPE_QINQ */
+	uint16_t outer_vid;
+	uint16_t inner_vid;		/* 0: no inner tag (outer_tpid is then RTE_ETHER_TYPE_VLAN) */
+};
+
+/* The tags port_tx writes after the MACs of a frame leaving interface i (none for a port). */
+struct dp_tx_tags {
+	uint16_t port_id;		/* the ethdev the frame leaves by */
+	uint16_t len;			/* 0, 4 or 8 */
+	uint8_t tag[8];
+};
+extern struct dp_tx_tags dp_tx_tags[DP_MAX_PORTS];
+
+/* Per worker, per sub-interface: frames vlan_input gave it and their bytes, and the bytes
+ * port_tx sent (without the tags, as its kernel interface counts them). */
+struct dp_vlan_stats {
+	uint64_t rx_packets[DP_MAX_PORTS];
+	uint64_t rx_bytes[DP_MAX_PORTS];
+	uint64_t tx_bytes[DP_MAX_PORTS];
+} __rte_cache_aligned;
+extern struct dp_vlan_stats dp_vlan_stats[DP_MAX_WORKERS];
+
+/*
+ * Adds sub-interface name on port parent (an index of dp.ports) with encap. Returns its
+ * index, or a negative errno with one sentence in err: a VID out of 1..4094, a parent
+ * that is not a port, an encapsulation the parent already has, no free slot.
+ */
+int dp_vlan_add(const char *name, unsigned int parent, const struct dp_vlan_encap *encap,
+		char *err, size_t errlen);
+/* Gives the sub-interface another encapsulation; the same checks as dp_vlan_add. */
+int dp_vlan_set_encap(unsigned int index, const struct dp_vlan_encap *encap, char *err,
+		      size_t errlen);
+/* Unmaps the sub-interface and, once no worker can still see it, frees its slot. */
+int dp_vlan_del(unsigned int index);
+/* "dot1q 100" or "dot1ad 10 dot1q 20" */
+int dp_vlan_encap_format(const struct dp_vlan_encap *encap, char *buf, size_t len);
+
+#endif

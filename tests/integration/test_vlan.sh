@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# 802.1Q and 802.1ad sub-interfaces made from the shell. The host on dp0's wire answers on
+# VLAN 100 and on QinQ 10.20 (vlan_host.py: the kernel here has no 8021q module); each
+# sub-interface has a kernel interface of its own name carrying its frames untagged. The
+# router's kernel reaches the VLAN hosts through them, the dataplane forwards between a
+# VLAN and the untagged host on dp1 both ways, an unknown VLAN is a counted drop, a
+# priority-tagged frame is an untagged one, bad sub-interfaces are refused with a sentence,
+# and write memory keeps them across a restart.
+. "$(dirname "$0")/lib.sh"
+tern_test_begin vlan
+two_hosts
+
+out=$(tern_cli -c "configure terminal" -c "interface dp0.100" -c "ip address 198.18.100.1/24" -c "exit" \
+	-c "interface dp0.1020" -c "encapsulation dot1ad 10 dot1q 20" -c "ip address 198.18.101.1/24" -c "end" 2>&1)
+check "sub-interfaces dp0.100 and dp0.1020 are made: $out" [ -z "$out" ]
+has_addr() { ip -n "$R" -o addr show dev "$1" to "$2" | grep -q .; }	# IFACE ADDR
+check "each has a kernel interface of its name" ip -n "$R" link show dp0.1020 >/dev/null
+check "with its address" has_addr dp0.100 198.18.100.1
+json=$(tern_cli --json -c "show interfaces dp0.1020")
+check "show interfaces names its port and tags" json_true \
+	'j["interfaces"][0]["parent"] == "dp0" and j["interfaces"][0]["encapsulation"] == "dot1ad 10 dot1q 20"' <<<"$json"
+
+hmac=$(host_mac "$H1" "$W0")
+ip netns exec "$H1" /usr/bin/python3 "$(dirname "$0")/vlan_host.py" serve "$W0" "$hmac" \
+	100=198.18.100.2 10.20=198.18.101.2 &
+VLAN_HOST=$!
+T_PIDS+=("$VLAN_HOST")
+sleep 0.5
+
+out=$(ip netns exec "$R" ping -c 3 -i 0.2 -W 1 198.18.100.2)
+check "the router's kernel pings the host on VLAN 100" grep -q " 0% packet loss" <<<"$out"
+out=$(ip netns exec "$R" ping -c 3 -i 0.2 -W 1 198.18.101.2)
+check "and on QinQ 10.20" grep -q " 0% packet loss" <<<"$out"
+
+wait_for "the VLAN hosts are resolved in the FIB" \
+	[ "$(fib_kind 198.18.100.2)/$(fib_kind 198.18.101.2)" = forward/forward ]
+ip netns exec "$H2" ping -c 2 -i 0.2 -W 1 198.18.100.2 >/dev/null	# resolves h2
+wait_for "h2 is resolved in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
+rx=$(if_counter dp0.100 rx_packets); tx=$(if_counter dp0.100 tx_packets)
+out=$(ip netns exec "$H2" ping -c 5 -i 0.2 -W 1 198.18.100.2)
+check "h2 pings the VLAN 100 host through the dataplane" grep -q " 0% packet loss" <<<"$out"
+check "dp0.100 counts them in and out ($rx -> $(if_counter dp0.100 rx_packets), $tx -> $(if_counter dp0.100 tx_packets))" \
+	[ "$(if_counter dp0.100 rx_packets)" -ge $((rx + 5)) -a "$(if_counter dp0.100 tx_packets)" -ge $((tx + 5)) ]
+out=$(ip netns exec "$H2" ping -c 5 -i 0.2 -W 1 198.18.101.2)
+check "and the QinQ host" grep -q " 0% packet loss" <<<"$out"
+check "the VLAN hosts' replies reach h2 without a tag" grep -q "bytes from 198.18.101.2" <<<"$out"
+
+dmac=$(port_mac dp0)
+drops=$(err_counter drop_unknown_vlan)
+check_not "a frame on VLAN 300 gets no answer" ip netns exec "$H1" /usr/bin/python3 \
+	"$(dirname "$0")/vlan_host.py" probe "$W0" "$hmac" "$dmac" 300 198.18.0.2 198.18.0.1
+check "it is counted as drop_unknown_vlan ($drops -> $(err_counter drop_unknown_vlan))" \
+	[ "$(err_counter drop_unknown_vlan)" -gt "$drops" ]
+check "a priority-tagged (VLAN 0) ping to dp0 is answered as an untagged one" ip netns exec "$H1" \
+	/usr/bin/python3 "$(dirname "$0")/vlan_host.py" probe "$W0" "$hmac" "$dmac" 0 198.18.0.2 198.18.0.1
+
+refused() {	# LINE EXPECTED
+	local o
+	o=$(tern_cli -c "configure terminal" -c "$1" 2>&1)
+	check "'$1' is refused: $o" grep -qF "$2" <<<"$o"
+}
+refused "interface dp0.0" "VLAN id 0 is out of range: expected 1 to 4094"
+refused "interface dp0.4095" "VLAN id 4095 is out of range: expected 1 to 4094"
+refused "interface dp7.100" "Cannot make dp7.100: dp7 is not a port (interfaces: dp0, dp1, dp0.100, dp0.1020)"
+o=$(tern_cli -c "configure terminal" -c "interface dp1.200" -c "encapsulation dot1q 0" 2>&1)
+check "encapsulation dot1q 0 is refused: $o" grep -qF "VLAN id 0 is out of range: expected 1 to 4094" <<<"$o"
+o=$(tern_cli -c "configure terminal" -c "interface dp0.200" -c "encapsulation dot1q 100" 2>&1)
+check "a VLAN id taken on the port is refused: $o" grep -qF "dp0 already has dot1q 100 (sub-interface dp0.100)" <<<"$o"
+o=$(tern_cli -c "configure terminal" -c "no interface dp1" 2>&1)
+check "a port cannot be removed: $o" grep -qF "dp1 is a port of ternd.conf: only sub-interfaces can be removed" <<<"$o"
+o=$(tern_cli -c "configure terminal" -c "no interface dp0.200" -c "no interface dp1.200" 2>&1)
+check "sub-interfaces are removed: $o" [ -z "$o" ]
+check_not "with their kernel interfaces" ip -n "$R" link show dp0.200 2>/dev/null
+
+out=$(tern_cli -c "write memory")
+check "write memory: $out" grep -q "saved as version" <<<"$out"
+kill "$VLAN_HOST"
+stop_ternd
+# the lamps (lib.sh) hold the wires' names that the TAP ports take again
+ip -n "$R" link del "$W0"; ip -n "$R" link del "$W1"
+start_ternd "$R"
+run=$(tern_cli -c "show running-config")
+check "after a restart dp0.1020 is back with its tags" \
+	[ "$(sed -n '/^interface dp0.1020$/{n;p}' <<<"$run")" = " encapsulation dot1ad 10 dot1q 20" ]
+check "and dp0.100's kernel interface has its address" has_addr dp0.100 198.18.100.1
+tern_test_end

@@ -1,0 +1,140 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
+"""A host on tagged VLANs, where the kernel has no 8021q module: answers ARP and ICMP echo for
+its addresses on each VLAN, or sends one echo request and waits for the reply.
+
+  vlan_host.py serve IFACE MAC VLAN=ADDR...     VLAN: 100 (802.1Q) or 10.20 (802.1ad 10, 802.1Q 20)
+  vlan_host.py probe IFACE MAC DST_MAC VLAN SRC DST   VLAN: as above, 0 (priority-tagged) or none
+
+The kernel takes a frame's outer tag off before a packet socket sees it (PACKET_AUXDATA gives it
+back); frames are sent with their tags in their bytes."""
+import select
+import socket
+import struct
+import sys
+import time
+
+SOL_PACKET, PACKET_AUXDATA = 263, 8
+TP_STATUS_VLAN_VALID, TP_STATUS_VLAN_TPID_VALID = 0x10, 0x40
+ETH_P_ALL, ETH_P_ARP, ETH_P_IP, ETH_P_8021Q, ETH_P_8021AD = 0x0003, 0x0806, 0x0800, 0x8100, 0x88a8
+
+
+def mac_bytes(m):
+    return bytes.fromhex(m.replace(":", ""))
+
+
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    s = (s >> 16) + (s & 0xffff)
+    s += s >> 16
+    return ~s & 0xffff
+
+
+def tags(vlan):
+    """The tag bytes for a VLAN as written on the command line."""
+    if vlan == "none":
+        return b""
+    if "." in vlan:
+        s, c = (int(x) for x in vlan.split("."))
+        return struct.pack("!HHHH", ETH_P_8021AD, s, ETH_P_8021Q, c)
+    return struct.pack("!HH", ETH_P_8021Q, int(vlan))
+
+
+def frame(dst, src, vlan, etype, payload):
+    return dst + src + tags(vlan) + struct.pack("!H", etype) + payload
+
+
+def ipv4(src, dst, proto, payload, ttl=64):
+    h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(payload), 0x4321, 0, ttl, proto, 0,
+                    socket.inet_aton(src), socket.inet_aton(dst))
+    return h[:10] + struct.pack("!H", csum(h)) + h[12:] + payload
+
+
+def icmp(type_, ident, seq, data):
+    h = struct.pack("!BBHHH", type_, 0, 0, ident, seq) + data
+    return h[:2] + struct.pack("!H", csum(h)) + h[4:]
+
+
+def open_socket(iface):
+    s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
+    s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
+    s.bind((iface, 0))
+    return s
+
+
+def receive(s):
+    """One frame: (its VLAN as the command line writes it, the frame after its tags)."""
+    data, anc, _, _ = s.recvmsg(65536, socket.CMSG_SPACE(32))
+    vlan = "none"
+    for level, kind, value in anc:
+        if level == SOL_PACKET and kind == PACKET_AUXDATA and len(value) >= 20:
+            status, _, _, _, _, tci, tpid = struct.unpack("IIIHHHH", value[:20])
+            if status & TP_STATUS_VLAN_VALID or tci:
+                if not status & TP_STATUS_VLAN_TPID_VALID:
+                    tpid = ETH_P_8021Q
+                vlan = str(tci & 0xfff) if tpid == ETH_P_8021Q else "ad%u" % (tci & 0xfff)
+    body = data[12:]
+    # what the kernel left: a second tag (802.1ad's inner one), or a tag it did not take off
+    while len(body) >= 6 and struct.unpack("!H", body[:2])[0] in (ETH_P_8021Q, ETH_P_8021AD):
+        tpid, tci = struct.unpack("!HH", body[:4])
+        tag = str(tci & 0xfff) if tpid == ETH_P_8021Q else "ad%u" % (tci & 0xfff)
+        vlan = tag if vlan == "none" else vlan + "." + tag
+        body = body[4:]
+    if vlan.startswith("ad") and "." in vlan:
+        vlan = vlan[2:]
+    return vlan, data[:12], body
+
+
+def serve(iface, mac, entries):
+    me = mac_bytes(mac)
+    addrs = {}
+    for e in entries:
+        vlan, addr = e.split("=")
+        addrs[(vlan, socket.inet_aton(addr))] = vlan
+    s = open_socket(iface)
+    while True:
+        vlan, macs, body = receive(s)
+        etype, payload = struct.unpack("!H", body[:2])[0], body[2:]
+        src = macs[6:12]
+        if src == me:
+            continue
+        if etype == ETH_P_ARP and len(payload) >= 28:
+            op, sha, spa, tpa = struct.unpack("!H", payload[6:8])[0], payload[8:14], payload[14:18], payload[24:28]
+            if op == 1 and (vlan, tpa) in addrs:
+                arp = struct.pack("!HHBBH6s4s6s4s", 1, ETH_P_IP, 6, 4, 2, me, tpa, sha, spa)
+                s.send(frame(src, me, vlan, ETH_P_ARP, arp))
+        elif etype == ETH_P_IP and len(payload) >= 28 and payload[9] == 1:
+            ihl = (payload[0] & 0xf) * 4
+            dst, ip_src = payload[16:20], payload[12:16]
+            tl = struct.unpack("!H", payload[2:4])[0]
+            ic = payload[ihl:tl]
+            if (vlan, dst) in addrs and len(ic) >= 8 and ic[0] == 8:
+                ident, seq = struct.unpack("!HH", ic[4:8])
+                reply = ipv4(socket.inet_ntoa(dst), socket.inet_ntoa(ip_src), 1, icmp(0, ident, seq, ic[8:]))
+                s.send(frame(src, me, vlan, ETH_P_IP, reply))
+
+
+def probe(iface, mac, dst_mac, vlan, src, dst):
+    me = mac_bytes(mac)
+    s = open_socket(iface)
+    ident = 0x7e57
+    s.send(frame(mac_bytes(dst_mac), me, vlan, ETH_P_IP, ipv4(src, dst, 1, icmp(8, ident, 1, b"tern-vlan-probe"))))
+    end = time.time() + 2
+    while time.time() < end:
+        if not select.select([s], [], [], max(0.0, end - time.time()))[0]:
+            break
+        _, _, body = receive(s)
+        etype, p = struct.unpack("!H", body[:2])[0], body[2:]
+        if etype == ETH_P_IP and len(p) >= 28 and p[9] == 1 and p[12:16] == socket.inet_aton(dst) and \
+                p[20] == 0 and struct.unpack("!H", p[24:26])[0] == ident:
+            return 0
+    return 1
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "serve":
+        serve(sys.argv[2], sys.argv[3], sys.argv[4:])
+    else:
+        sys.exit(probe(*sys.argv[2:8]))
