@@ -36,7 +36,10 @@ FLOWS=${FLOWS:-1024}
 SIZE=${SIZE:-64}
 OUT=${OUT:-$BUILD/bench}
 TABLE=${TABLE:-1k}
-CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} l3fwd testpmd}
+# tern-vlan (tagged frames between sub-interfaces) with the 1k table only: the tag's cost is
+# per frame, and a second 1M-route load would double the 1M run's setup
+[ "$TABLE" = 1m ] || VLAN_CONTENDER=tern-vlan
+CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} l3fwd testpmd}
 # The generator: make bench passes the statically linked tern-bench (no PLT calls, no
 # __tls_get_addr for every mempool access), the same for every contender.
 # shellcheck disable=SC2206
@@ -76,10 +79,11 @@ echo "R2001:200::/48 0" > "$TOP/l3fwd/l3fwd-v6.cfg"
 declare -A dpid
 # rx queues the generator polls on each contender: one (TERN_B_QUEUES=2 for an older tern-b
 # that sends what its kernel emits on a second queue)
-declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [l3fwd]=1 [testpmd]=1)
+declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [l3fwd]=1 [testpmd]=1)
+declare -A VLAN=([tern-vlan]=100)
 
-start_ternd() {	# NAME NAMESPACE: a ternd with the table, its pid in dpid[NAME]
-	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1
+start_ternd() {	# NAME NAMESPACE [VLAN]: a ternd with the table, its pid in dpid[NAME]
+	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1 vlan=${3:-}
 	mkdir -p "$DIR"
 	rm -f "$DIR"/memif*.sock	# left by one that died
 	memif_ports "${TERND_PORT_EXTRA:-}" "${TERND_PORT_EXTRA:-}" | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 1048576
@@ -87,7 +91,7 @@ start_ternd() {	# NAME NAMESPACE: a ternd with the table, its pid in dpid[NAME]
 	dpid[$1]=$pid
 	pid=
 	{
-		memif_forwarding_commands
+		memif_forwarding_commands "$vlan"
 		[ "$TABLE" = 1m ] || sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
 	} | tern -f - >/dev/null || { echo "$1: configuring ternd failed"; return 1; }
 	if [ "$TABLE" = 1m ]; then	# through the kernel, as a routing daemon would
@@ -101,6 +105,12 @@ start_ternd() {	# NAME NAMESPACE: a ternd with the table, its pid in dpid[NAME]
 }
 
 start_tern() { start_ternd tern "$R"; }
+
+# tern forwarding between 802.1Q sub-interfaces m0.100 and m1.100, the frames tagged both ways
+start_tern-vlan() {
+	ip netns add "$R-vlan" 2>/dev/null && ip -n "$R-vlan" link set lo up
+	start_ternd tern-vlan "$R-vlan" "${VLAN[tern-vlan]}"
+}
 
 start_tern-b() {
 	ip netns add "$R-b" 2>/dev/null && ip -n "$R-b" link set lo up
@@ -150,6 +160,7 @@ bench_extra_cleanup() {
 	local d
 	for d in "${!dpid[@]}"; do stop_dut "$d"; done
 	ip netns del "$BENCH_NETNS-b" 2>/dev/null
+	ip netns del "$BENCH_NETNS-vlan" 2>/dev/null
 }
 
 start_dut() {	# NAME: started, then held stopped
@@ -169,7 +180,7 @@ if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
 fi
 [ -n "$ZC" ] && export TERND_MEMIF_PEER_MEMORY=any
 for dut in "${DUTS[@]}"; do
-	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, l3fwd, testpmd)"; exit 1; }
+	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, l3fwd, testpmd)"; exit 1; }
 	start_dut "$dut"
 done
 
@@ -191,6 +202,7 @@ for attempt in 1 2 3; do
 	args=() n=0
 	for dut in "${DUTS[@]}"; do
 		args+=(--dut "$dut" --pid "${dpid[$dut]}" --dst-mac 02:00:00:00:a0:00 --queues "${QUEUES[$dut]}")
+		[ -n "${VLAN[$dut]:-}" ] && args+=(--vlan "${VLAN[$dut]}")
 		for i in 0 1; do
 			args+=(--port "net_memif$n,role=client,id=0,socket=$TOP/$dut/memif$i.sock,socket-abstract=no,mac=02:00:00:00:b0:0$i$ZC")
 			n=$((n + 1))
@@ -207,7 +219,7 @@ done
 loads=()
 for dut in "${DUTS[@]}"; do
 	alive "${dpid[$dut]}" || echo "bench: $dut died during the run (its later rounds have no result)"
-	if [ "${dut%-b}" = tern ] && alive "${dpid[$dut]}"; then
+	if [ "${dut%-[bv]*}" = tern ] && alive "${dpid[$dut]}"; then
 		kill -CONT "${dpid[$dut]}"
 		"$BUILD/tern" -s "$TOP/$dut/ternd.sock" --json -c "show workers" > "$TOP/$dut-workers.json" 2>/dev/null &&
 			loads+=("$dut=$TOP/$dut-workers.json")

@@ -40,9 +40,11 @@ res = {"frame_size": cmp["frame_size"], "flows": cmp["flows"], "duration_s": cmp
        "harness": "one generator for all contenders, each in turn for a slice, the others held stopped",
        "no_result": {k: cmp["rounds"] - len(v) for k, v in runs.items()},
        "runs_pps": runs, "median_pps": med, "best_pps": best}
-# tern and tern-b against each reference, and tern-b against tern
+# tern and tern-b against each reference, tern-b against tern, and tern forwarding tagged
+# frames between sub-interfaces (tern-vlan) against tern untagged
 pairs = [p for p in (("tern", "l3fwd"), ("tern", "testpmd"), ("tern-b", "l3fwd"),
-                     ("tern-b", "testpmd"), ("tern-b", "tern")) if p[0] in med and p[1] in med]
+                     ("tern-b", "testpmd"), ("tern-b", "tern"), ("tern-vlan", "tern"))
+         if p[0] in med and p[1] in med]
 for a, b in pairs:
     key = f"{a.replace('-', '_')}_vs_{b}"
     res[key] = med[a] / med[b]

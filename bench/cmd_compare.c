@@ -58,6 +58,7 @@ static void usage(FILE *f)
 		"    --pid PID       its process: continued for its slices, stopped between them (contenders\n"
 		"                    that share a CPU take turns), left running or stopped as it was found\n"
 		"    --queues N      rx queues polled on its receiving port (1)\n"
+		"    --vlan ID       802.1Q-tag its frames with VLAN ID, 1..4094 (4 bytes more on the wire)\n"
 		"  --rounds N        rounds; each runs every router once, a different one first (10)\n"
 		"  --slice S         measured seconds per router and round (1)\n"
 		"  --warmup S        seconds of traffic before each slice, not counted (0.1)\n"
@@ -101,6 +102,12 @@ static int parse_dut_opt(struct compare_opts *o, int c)
 			return fprintf(stderr, "tern-bench: %s: --queues '%s': expected 1 to %d\n",
 				       d->name, optarg, GEN_MAX_RXQ), -EINVAL;
 		d->gen.nb_rxq = n;
+		return 0;
+	case 'V':
+		if (arg_count(optarg, 1, 4094, &n) < 0)
+			return fprintf(stderr, "tern-bench: %s: --vlan '%s': expected a VLAN id, 1 to 4094\n",
+				       d->name, optarg), -EINVAL;
+		d->gen.vlan = n;
 		return 0;
 	}
 	return 1;
@@ -163,7 +170,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "size", required_argument, NULL, 'z' }, { "flows", required_argument, NULL, 'f' },
 		{ "src-ip", required_argument, NULL, 's' }, { "dst-ip", required_argument, NULL, 'd' },
 		{ "eal", required_argument, NULL, 'e' }, { "link-wait", required_argument, NULL, 'L' },
-		{ "json", no_argument, NULL, 'j' }, { "help", no_argument, NULL, 'h' }, { 0 },
+		{ "json", no_argument, NULL, 'j' }, { "vlan", required_argument, NULL, 'V' },
+		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	unsigned int d;
 	int c, rc;

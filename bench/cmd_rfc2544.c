@@ -60,6 +60,7 @@ static void usage(FILE *f)
 		"  --line-rate GBPS    port speed for %% of line rate (the sending port's reported speed)\n"
 		"  --src-ip A.B.C.D    (198.18.0.2); --dst-ip A.B.C.D first destination (198.19.0.1)\n"
 		"  --flows N           destinations, for RSS and ECMP (1024)\n"
+		"  --vlan ID           802.1Q-tag the frames with VLAN ID, 1..4094 (sizes are of untagged frames)\n"
 		"  --learn S           learning frames before each frame size (1; quick 0.2)\n"
 		"  --queues N          rx queues polled on the receiving port (1)\n"
 		"  --out DIR           where the report goes (rfc2544-YYYYmmdd-HHMMSS)\n"
@@ -233,7 +234,7 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 		{ "tern-socket", required_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
 		{ "bidirectional", no_argument, NULL, 'B' }, { "dst-mac2", required_argument, NULL, 'M' },
 		{ "src-ip2", required_argument, NULL, 'x' }, { "dst-ip2", required_argument, NULL, 'y' },
-		{ 0 },
+		{ "vlan", required_argument, NULL, 'V' }, { 0 },
 	};
 	double v[RFC_MAX_SIZES], goals[RFC_MAX_GOALS];
 	bool quick = false, have_mac = false, have_mac2 = false;
@@ -285,16 +286,18 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 			  c0 == 'L' ? &line : &rn->learn_s) = x;
 			break;
 		}
-		case 'n': case 'b': case 'f': case 'Q': {
+		case 'n': case 'b': case 'f': case 'Q': case 'V': {
 			unsigned long x;
 
-			if (arg_count(optarg, 1, c0 == 'f' ? GEN_MAX_FLOWS : c0 == 'Q' ? GEN_MAX_RXQ : 100000, &x) < 0)
+			if (arg_count(optarg, 1, c0 == 'f' ? GEN_MAX_FLOWS : c0 == 'Q' ? GEN_MAX_RXQ :
+				      c0 == 'V' ? 4094 : 100000, &x) < 0)
 				return fprintf(stderr, "tern-bench rfc2544: '%s' is not a valid count for --%s\n",
 					       optarg, c0 == 'n' ? "max-trials" : c0 == 'b' ? "b2b-repeats" :
-					       c0 == 'f' ? "flows" : "queues"), -EINVAL;
+					       c0 == 'f' ? "flows" : c0 == 'V' ? "vlan" : "queues"), -EINVAL;
 			if (c0 == 'n') max_trials = x;
 			else if (c0 == 'b') b2b = x;
 			else if (c0 == 'f') rn->gen[0].flows = x;
+			else if (c0 == 'V') rn->gen[0].vlan = x;
 			else *nb_rxq = x;
 			break;
 		}
@@ -376,6 +379,7 @@ int rfc2544_cmd(int argc, char **argv)
 	rn.gen[1].rx_port = 0;
 	rn.gen[1].nb_rxq = nb_rxq;
 	rn.gen[1].flows = rn.gen[0].flows;
+	rn.gen[1].vlan = rn.gen[0].vlan;
 	if (rn.learn_s < 0)
 		rn.learn_s = c.quick ? 0.2 : 1;
 	rn.settle_s = c.quick ? 0.1 : 2;	/* RFC 2544 §23: wait 2 s for late frames */

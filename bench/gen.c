@@ -14,23 +14,39 @@
 
 #define GEN_BURST 32
 #define GEN_RX_DRAIN 8	/* bursts read from queue 0 a loop at most */
-#define HDRS (sizeof(struct rte_ether_hdr) + sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
+/* The IPv4 and UDP headers after the link header: the stamp follows them. */
+#define L3_L4 (sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
+#define HDRS (sizeof(struct rte_ether_hdr) + L3_L4)
+
+unsigned int gen_l2_len(const struct gen_params *p)
+{
+	return sizeof(struct rte_ether_hdr) + (p->vlan ? RTE_VLAN_HLEN : 0);
+}
 
 unsigned int gen_build_frame(const struct gen_params *p, const struct rte_ether_addr *src_mac,
 			     uint32_t flow, uint32_t seq, uint64_t tsc, uint8_t *buf)
 {
-	unsigned int len = p->frame_size - RTE_ETHER_CRC_LEN;
+	unsigned int l2 = gen_l2_len(p);
+	/* a tag makes the frame 4 bytes longer: the packet inside is the one frame_size gives */
+	unsigned int len = p->frame_size - RTE_ETHER_CRC_LEN + l2 - sizeof(struct rte_ether_hdr);
 	struct rte_ether_hdr *eth = (struct rte_ether_hdr *)buf;
-	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(eth + 1);
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(buf + l2);
 	struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
 	struct gen_stamp *st = (struct gen_stamp *)(udp + 1);
+	rte_be16_t *type = (rte_be16_t *)(buf + l2) - 1;
 
 	memset(buf, 0, len);
 	eth->dst_addr = p->dst_mac;
 	eth->src_addr = *src_mac;
-	eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+	if (p->vlan) {
+		struct rte_vlan_hdr *tag = (struct rte_vlan_hdr *)(eth + 1);
+
+		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+		tag->vlan_tci = rte_cpu_to_be_16(p->vlan);
+	}
+	*type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(len - sizeof(*eth));
+	ip->total_length = rte_cpu_to_be_16(len - l2);
 	ip->time_to_live = 64;
 	ip->next_proto_id = IPPROTO_UDP;
 	ip->src_addr = rte_cpu_to_be_32(p->src_ip);
@@ -38,7 +54,7 @@ unsigned int gen_build_frame(const struct gen_params *p, const struct rte_ether_
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 	udp->src_port = rte_cpu_to_be_16(1024 + (flow & 0x3fff));
 	udp->dst_port = rte_cpu_to_be_16(7);	/* echo: harmless if it ever reached a host */
-	udp->dgram_len = rte_cpu_to_be_16(len - sizeof(*eth) - sizeof(*ip));
+	udp->dgram_len = rte_cpu_to_be_16(len - l2 - sizeof(*ip));
 	st->magic = GEN_MAGIC;
 	st->seq = seq;
 	st->tsc = tsc;
@@ -49,8 +65,9 @@ struct gen_state {
 	const struct gen_params *p;
 	struct rte_mempool *mp;
 	struct rte_ether_addr src_mac;
-	uint8_t templ[RTE_ETHER_MAX_LEN];
+	uint8_t templ[RTE_ETHER_MAX_LEN + RTE_VLAN_HLEN];
 	unsigned int len;
+	unsigned int l2;		/* link header: Ethernet, and a tag with --vlan */
 	uint16_t flow_cksum[GEN_MAX_FLOWS];	/* IP checksum of each flow's header */
 	uint16_t flood_cksum;
 	unsigned int flood_acc;
@@ -72,21 +89,22 @@ static void gen_prepare(struct gen_state *g)
 
 	rte_eth_macaddr_get(g->p->tx_port, &g->src_mac);
 	g->len = gen_build_frame(g->p, &g->src_mac, 0, 0, 0, g->templ);
+	g->l2 = gen_l2_len(g->p);
 	for (f = 0; f < g->p->flows; f++) {
-		uint8_t tmp[RTE_ETHER_MAX_LEN];
+		uint8_t tmp[RTE_ETHER_MAX_LEN + RTE_VLAN_HLEN];
 		const struct rte_ipv4_hdr *ip;
 
 		gen_build_frame(g->p, &g->src_mac, f, 0, 0, tmp);
-		ip = (const struct rte_ipv4_hdr *)(tmp + sizeof(struct rte_ether_hdr));
+		ip = (const struct rte_ipv4_hdr *)(tmp + g->l2);
 		g->flow_cksum[f] = ip->hdr_checksum;
 	}
 	if (g->p->flood_share) {
 		struct gen_params fp = *g->p;
-		uint8_t tmp[RTE_ETHER_MAX_LEN];
+		uint8_t tmp[RTE_ETHER_MAX_LEN + RTE_VLAN_HLEN];
 
 		fp.dst_ip = fp.flood_ip;
 		gen_build_frame(&fp, &g->src_mac, 0, 0, 0, tmp);
-		g->flood_cksum = ((const struct rte_ipv4_hdr *)(tmp + sizeof(struct rte_ether_hdr)))->hdr_checksum;
+		g->flood_cksum = ((const struct rte_ipv4_hdr *)(tmp + g->l2))->hdr_checksum;
 	}
 }
 
@@ -101,13 +119,13 @@ static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
 	for (i = 0; i < n; i++) {
 		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
 		uint32_t flow = g->next_flow;
-		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + sizeof(struct rte_ether_hdr));
-		struct gen_stamp *st = (struct gen_stamp *)(d + HDRS);
+		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + g->l2);
+		struct gen_stamp *st = (struct gen_stamp *)(d + g->l2 + L3_L4);
 		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
 
 		if (++g->next_flow == g->p->flows)
 			g->next_flow = 0;
-		rte_memcpy(d, g->templ, HDRS + sizeof(*st));
+		rte_memcpy(d, g->templ, g->l2 + L3_L4 + sizeof(*st));
 		ip->dst_addr = rte_cpu_to_be_32(g->p->dst_ip + flow);
 		ip->hdr_checksum = g->flow_cksum[flow];
 		udp->src_port = rte_cpu_to_be_16(1024 + (flow & 0x3fff));
@@ -147,13 +165,18 @@ static uint16_t gen_receive_queue(struct gen_state *g, uint16_t q, bool count)
 		return 0;	/* most polls, at the edge of the DUT's rate: no TSC read for them */
 	now = rte_rdtsc();
 	for (i = 0; i < n; i++) {
+		const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m[i], const struct rte_ether_hdr *);
 		const struct gen_stamp *st;
+		unsigned int at = HDRS;
 
-		if (m[i]->data_len < HDRS + sizeof(*st)) {
+		/* the router may send it on tagged, or not, whatever it came with */
+		if (m[i]->data_len >= sizeof(*eth) && eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_VLAN))
+			at += RTE_VLAN_HLEN;
+		if (m[i]->data_len < at + sizeof(*st)) {
 			g->foreign++;
 			continue;
 		}
-		st = rte_pktmbuf_mtod_offset(m[i], const struct gen_stamp *, HDRS);
+		st = rte_pktmbuf_mtod_offset(m[i], const struct gen_stamp *, at);
 		if (st->magic != GEN_MAGIC) {
 			g->foreign++;
 			continue;

@@ -24,7 +24,8 @@ struct gen_params {
 	uint32_t src_ip;	/* host order */
 	uint32_t dst_ip;	/* first destination; flows use dst_ip + i */
 	uint32_t flows;
-	uint16_t frame_size;	/* on the wire, CRC included: 64 .. 1518 */
+	uint16_t frame_size;	/* on the wire, CRC included: 64 .. 1518 (a tag adds 4) */
+	uint16_t vlan;		/* 1..4094: 802.1Q-tag the frames; 0: untagged */
 	double rate_pps;	/* 0: as fast as the port takes them */
 	double duration_s;
 	double warmup_s;	/* learning frames at a low rate before the trial */
@@ -79,7 +80,10 @@ int gen_trial(const struct gen_params *p, unsigned int nb_dirs, struct rte_mempo
 	      const struct gen_trial *t, struct gen_trial_result *r);
 /* Learning frames (RFC 2544 §23) at 1000 pps for the given time, so neighbours are resolved. */
 int gen_learn(const struct gen_params *p, struct rte_mempool *mp, double seconds);
-/* Builds one frame of the stream into buf (frame_size - 4 bytes); used by the tests. */
+/* The frames' link header: 14 bytes, 18 with a VLAN tag. */
+unsigned int gen_l2_len(const struct gen_params *p);
+/* Builds one frame of the stream into buf (frame_size - 4 bytes, 4 more with a tag); used by
+ * the tests. */
 unsigned int gen_build_frame(const struct gen_params *p, const struct rte_ether_addr *src_mac,
 			     uint32_t flow, uint32_t seq, uint64_t tsc, uint8_t *buf);
 

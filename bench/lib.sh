@@ -44,10 +44,12 @@ memif_ports() {	# [extra keys for m0, with \n] [extra keys for m1]
 # m0 198.18.0.1/24 and m1 198.18.1.1/24; the generator's ports (02:00:00:00:b0:00 and
 # 02:00:00:00:b0:01) in the ARP table as 198.18.0.2 and 198.18.1.2; and 198.19.0.0/16, where
 # tern-bench's flows go, through m1. It ends in configuration mode, so more commands may follow.
-memif_forwarding_commands() {
-	printf '%s\n' "configure terminal" "interface m0" "ip address 198.18.0.1/24" \
-		"interface m1" "ip address 198.18.1.1/24" "exit" \
-		"arp 198.18.0.2 02:00:00:00:b0:00 m0" "arp 198.18.1.2 02:00:00:00:b0:01 m1" \
+memif_forwarding_commands() {	# [VLAN]: the same on sub-interfaces m0.VLAN and m1.VLAN
+	local a=m0 b=m1
+	[ -n "${1:-}" ] && a=m0.$1 b=m1.$1
+	printf '%s\n' "configure terminal" "interface $a" "ip address 198.18.0.1/24" \
+		"interface $b" "ip address 198.18.1.1/24" "exit" \
+		"arp 198.18.0.2 02:00:00:00:b0:00 $a" "arp 198.18.1.2 02:00:00:00:b0:01 $b" \
 		"ip route 198.19.0.0/16 198.18.1.2"
 }
 

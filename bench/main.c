@@ -45,6 +45,7 @@ static void usage(FILE *f)
 		"  --src-ip A.B.C.D  source address (198.18.0.2)\n"
 		"  --dst-ip A.B.C.D  first destination (198.19.0.1); --flows N destinations from there (1)\n"
 		"  --size BYTES      frame size with CRC, 64..1518 (64)\n"
+		"  --vlan ID         802.1Q-tag the frames with VLAN ID, 1..4094 (4 bytes more on the wire)\n"
 		"  --rate PPS|max    offered load (max)\n"
 		"  --duration S      trial length in seconds (5); --warmup S learning time (1)\n"
 		"  --tx N, --rx N    port indexes that send and receive (0, 1)\n"
@@ -65,7 +66,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "tx", required_argument, NULL, 'T' }, { "rx", required_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'j' }, { "link-wait", required_argument, NULL, 'L' },
 		{ "queues", required_argument, NULL, 'Q' }, { "flood-ip", required_argument, NULL, 'F' },
-		{ "flood-share", required_argument, NULL, 'S' },
+		{ "flood-share", required_argument, NULL, 'S' }, { "vlan", required_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	bool have_mac = false;
@@ -141,6 +142,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (arg_count(optarg, 1, GEN_MAX_RXQ, &n) < 0)
 				return fprintf(stderr, "tern-bench: --queues '%s': expected 1 to %d\n", optarg, GEN_MAX_RXQ), -EINVAL;
 			o->gen.nb_rxq = n;
+			break;
+		case 'V':
+			if (arg_count(optarg, 1, 4094, &n) < 0)
+				return fprintf(stderr, "tern-bench: --vlan '%s': expected a VLAN id, 1 to 4094\n", optarg), -EINVAL;
+			o->gen.vlan = n;
 			break;
 		case 'S':
 			if (arg_count(optarg, 0, 99, &n) < 0)
