@@ -303,11 +303,12 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 			fprintf(stderr, "pipeline: %s\n", err);
 			return rc;
 		}
-		rc = dp_node_port_tx_clone(i, dp.ports[i].port_id);
-		if (rc < 0)
-			return rc;
 		eth_tx_override(dp.ports[i].port_id, i == 0 ? sink_tx0 : sink_tx1);
 	}
+	/* every slot, sub-interfaces to come included, as ternd has */
+	for (i = 0; i < DP_MAX_PORTS; i++)
+		if ((rc = dp_node_port_tx_clone(i, i < dp.nb_ports ? dp.ports[i].port_id : 0)) < 0)
+			return rc;
 	dp.nb_workers = nb_workers;
 	if ((rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
 	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(nb_workers)) < 0 ||

@@ -13,7 +13,8 @@
  * of its bytes, so that every mutation may change it) how a driver hands the frame over:
  * in one segment or two (split inside the Ethernet header, inside the IPv4 header, right
  * after it, or halfway), and with the IP checksum flag a driver sets (none, unknown, good,
- * bad) and an L4 one.
+ * bad) and an L4 one. Port 0 has sub-interfaces (802.1Q VLAN 100, 802.1ad 10 with
+ * 802.1Q 20), so every frame passes vlan_input, and 198.19.18.0/24 leaves by dp1.200.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -31,8 +32,10 @@
 #include "dataplane/harness/pipeline.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
+#include "dataplane/node.h"
 #include "dataplane/punt.h"
 #include "dataplane/trace.h"
+#include "dataplane/vlan.h"
 
 #define NB_PLAIN 8	/* forwarded frames between the two copies of the input */
 
@@ -57,10 +60,23 @@ static void plain_frame_build(void)
 	ip->hdr_checksum = rte_ipv4_cksum(ip);
 }
 
+/* A sub-interface, up; its index. */
+static int subif(const char *name, unsigned int parent, uint16_t tpid, uint16_t outer, uint16_t inner)
+{
+	struct dp_vlan_encap e = { tpid, outer, inner };
+	char err[192];
+	int index = dp_vlan_add(name, parent, &e, err, sizeof(err));
+
+	if (index >= 0)
+		dp_port_map.up[index] = 1;
+	return index;
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	struct dp_nexthop nh;
 	char prefix[64];
+	int out;
 
 	snprintf(prefix, sizeof(prefix), "tern-fuzz-%d", getpid());
 	if (pipeline_init(&p, 65536, prefix, 1, NULL) < 0)
@@ -71,6 +87,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	nh = *dp_nh_get(1);
 	nh.eth.dst_addr.addr_bytes[5] ^= 0x5a;
 	if (dp_nh_set(20, &nh, NULL) < 0 || dp_fib_add(0xc6131000, 24, 20) < 0)
+		__builtin_trap();
+	if (subif("dp0.100", 0, RTE_ETHER_TYPE_VLAN, 100, 0) < 0 ||
+	    subif("dp0.1020", 0, RTE_ETHER_TYPE_QINQ, 10, 20) < 0 ||
+	    (out = subif("dp1.200", 1, RTE_ETHER_TYPE_VLAN, 200, 0)) < 0)
+		__builtin_trap();
+	nh = *dp_nh_get(1);
+	nh.port = out;
+	if (dp_nh_set(21, &nh, NULL) < 0 || dp_fib_add(0xc6131200, 24, 21) < 0)
 		__builtin_trap();
 	plain_frame_build();
 	baseline = rte_mempool_avail_count(p.pool);

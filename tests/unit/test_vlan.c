@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Sub-interfaces in ternd's graph: a frame tagged with a sub-interface's VLAN
+ * (802.1Q, or 802.1ad with an inner 802.1Q tag) is forwarded as the same frame
+ * untagged would be, counted on the sub-interface; a priority-tagged frame is
+ * the port's own; a tag of no sub-interface, or a frame cut inside its tags,
+ * is drop_unknown_vlan or another counted drop, and every buffer comes back;
+ * a route out of a sub-interface leaves with its tag after the MACs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <rte_graph.h>
+#include <rte_graph_worker.h>
+#include <rte_ip.h>
+#include <rte_ring.h>
+
+#include "dataplane/fib.h"
+#include "dataplane/harness/pipeline.h"
+#include "dataplane/nexthop.h"
+#include "dataplane/node.h"
+#include "dataplane/punt.h"
+#include "dataplane/vlan.h"
+
+#define OUT_VIA_SUBIF 0xc6131205u	/* 198.19.18.5: out of dp1.200 */
+
+static struct pipeline p;
+static int dot1q, qinq, out_subif;
+
+struct frame {
+	uint8_t b[128];
+	uint16_t len;
+};
+
+/* A UDP datagram 198.18.0.2 -> dst for port 0's MAC, behind tags (their bytes, len of them). */
+static struct frame tagged(uint32_t dst, const uint8_t *tags, unsigned int len)
+{
+	struct frame f = { .len = 12 + len + 2 + 20 + 8 + 18 };
+	struct rte_ether_addr own = dp_port0_mac(), peer;
+	struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(f.b + 12 + len + 2);
+
+	rte_ether_unformat_addr("02:00:00:00:b0:00", &peer);
+	memcpy(f.b, &own, 6);
+	memcpy(f.b + 6, &peer, 6);
+	memcpy(f.b + 12, tags, len);
+	f.b[12 + len] = 0x08;
+	f.b[12 + len + 1] = 0x00;
+	ip->version_ihl = RTE_IPV4_VHL_DEF;
+	ip->total_length = rte_cpu_to_be_16(20 + 8 + 18);
+	ip->time_to_live = 64;
+	ip->next_proto_id = IPPROTO_UDP;
+	ip->src_addr = RTE_BE32(0xc6120002);
+	ip->dst_addr = rte_cpu_to_be_32(dst);
+	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	return f;
+}
+
+static const uint8_t VLAN100[] = { 0x81, 0x00, 0x00, 100 };
+static const uint8_t PRIO0[] = { 0x81, 0x00, 0xe0, 0x00 };	/* priority 7, VID 0 */
+static const uint8_t QINQ_10_20[] = { 0x88, 0xa8, 0x00, 10, 0x81, 0x00, 0x00, 20 };
+
+static uint64_t node_objs(const char *name)
+{
+	struct rte_node *n;
+	rte_graph_off_t off;
+	rte_node_t count;
+
+	rte_graph_foreach_node(count, off, p.graph, n)
+		if (strcmp(n->name, name) == 0)
+			return n->total_objs;
+	return 0;
+}
+
+/* One walk with f alone: the frames sent (at most 4), punted ones freed. */
+static unsigned int walk(const struct frame *f, struct pipeline_frame *sent)
+{
+	const uint8_t *frames[1] = { f->b };
+	uint16_t lens[1] = { f->len };
+	unsigned int nb = 0;
+	void *m;
+
+	pipeline_capture(sent, 4, &nb);
+	pipeline_inject(frames, lens, 1);
+	pipeline_walk(&p);
+	pipeline_capture(NULL, 0, NULL);
+	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0)
+		rte_pktmbuf_free(m);
+	return nb;
+}
+
+static void test_a_tagged_frame_is_forwarded_as_the_untagged_one(void **state)
+{
+	struct frame plain = tagged(0xc6130005, NULL, 0);
+	struct pipeline_frame a[4], b[4];
+	uint64_t rx = dp_vlan_stats[0].rx_packets[dot1q];
+
+	(void)state;
+	assert_int_equal(walk(&plain, a), 1);
+	plain = tagged(0xc6130005, VLAN100, sizeof(VLAN100));
+	assert_int_equal(walk(&plain, b), 1);
+	assert_int_equal(a[0].port, b[0].port);
+	assert_int_equal(a[0].len, b[0].len);
+	assert_memory_equal(a[0].data, b[0].data, a[0].len);
+	assert_int_equal(dp_vlan_stats[0].rx_packets[dot1q], rx + 1);
+	plain = tagged(0xc6130005, QINQ_10_20, sizeof(QINQ_10_20));
+	assert_int_equal(walk(&plain, b), 1);
+	assert_memory_equal(a[0].data, b[0].data, a[0].len);
+	assert_int_equal(dp_vlan_stats[0].rx_packets[qinq], 1);
+	plain = tagged(0xc6130005, PRIO0, sizeof(PRIO0));
+	assert_int_equal(walk(&plain, b), 1);
+	assert_memory_equal(a[0].data, b[0].data, a[0].len);
+}
+
+static void test_a_route_out_of_a_subinterface_writes_its_tag(void **state)
+{
+	struct frame f = tagged(OUT_VIA_SUBIF, NULL, 0);
+	static const uint8_t tag[] = { 0x81, 0x00, 0x00, 200, 0x08, 0x00 };
+	struct pipeline_frame s[4];
+
+	(void)state;
+	assert_int_equal(walk(&f, s), 1);
+	assert_int_equal(s[0].port, 1);
+	assert_int_equal(s[0].len, f.len + 4);
+	assert_memory_equal(s[0].data + 12, tag, sizeof(tag));
+	/* its source MAC is dp1's, and the IPv4 header follows the tag, TTL one less */
+	assert_memory_equal(s[0].data + 6, &dp.ports[1].mac, 6);
+	assert_int_equal(s[0].data[18 + 8], 63);
+}
+
+static void test_tags_of_no_subinterface_and_cut_frames_are_counted_drops(void **state)
+{
+	static const uint8_t vlan300[] = { 0x81, 0x00, 0x01, 0x2c };
+	static const uint8_t qinq_10_21[] = { 0x88, 0xa8, 0x00, 10, 0x81, 0x00, 0x00, 21 };
+	static const uint8_t qinq_bad_inner[] = { 0x88, 0xa8, 0x00, 10, 0x88, 0xa8, 0x00, 20 };
+	unsigned int avail = rte_mempool_avail_count(p.pool), cut;
+	uint64_t drops = node_objs("drop_unknown_vlan");
+	struct pipeline_frame s[4];
+	struct frame f;
+
+	(void)state;
+	f = tagged(0xc6130005, vlan300, sizeof(vlan300));
+	assert_int_equal(walk(&f, s), 0);
+	f = tagged(0xc6130005, qinq_10_21, sizeof(qinq_10_21));
+	assert_int_equal(walk(&f, s), 0);
+	f = tagged(0xc6130005, qinq_bad_inner, sizeof(qinq_bad_inner));
+	assert_int_equal(walk(&f, s), 0);
+	assert_int_equal(node_objs("drop_unknown_vlan"), drops + 3);
+	/* cut anywhere inside its tags or right after them: dropped, never read past its end */
+	for (cut = 13; cut <= 12 + sizeof(QINQ_10_20) + 2; cut++) {
+		f = tagged(0xc6130005, cut % 2 ? VLAN100 : QINQ_10_20,
+			   cut % 2 ? sizeof(VLAN100) : sizeof(QINQ_10_20));
+		f.len = cut;
+		assert_int_equal(walk(&f, s), 0);
+	}
+	assert_int_equal(rte_mempool_avail_count(p.pool), avail);
+}
+
+static void test_bad_subinterfaces_are_refused_with_a_sentence(void **state)
+{
+	struct dp_vlan_encap e = { RTE_ETHER_TYPE_VLAN, 100, 0 };
+	char err[192];
+
+	(void)state;
+	assert_int_equal(dp_vlan_add("dp0.x", 0, &e, err, sizeof(err)), -EEXIST);
+	assert_string_equal(err, "dp0 already has dot1q 100 (sub-interface dp0.100)");
+	e.outer_vid = 4095;
+	assert_int_equal(dp_vlan_add("dp0.4095", 0, &e, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "VLAN id 4095 is out of range: expected 1 to 4094");
+	e.outer_vid = 5;
+	assert_int_equal(dp_vlan_add("dp0.100.5", dot1q, &e, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "a sub-interface's parent must be a port");
+	e = (struct dp_vlan_encap){ RTE_ETHER_TYPE_QINQ, 10, 0 };
+	assert_int_equal(dp_vlan_add("dp0.10", 0, &e, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "802.1ad takes an outer and an inner VLAN id (dot1ad S dot1q C)");
+}
+
+static int subif(const char *name, unsigned int parent, uint16_t tpid, uint16_t outer, uint16_t inner)
+{
+	struct dp_vlan_encap e = { tpid, outer, inner };
+	char err[192];
+	int index = dp_vlan_add(name, parent, &e, err, sizeof(err));
+
+	if (index < 0)
+		fprintf(stderr, "test_vlan: %s: %s\n", name, err);
+	else
+		dp_port_map.up[index] = 1;	/* its kernel interface's state, in ternd */
+	return index;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_a_tagged_frame_is_forwarded_as_the_untagged_one),
+		cmocka_unit_test(test_a_route_out_of_a_subinterface_writes_its_tag),
+		cmocka_unit_test(test_tags_of_no_subinterface_and_cut_frames_are_counted_drops),
+		cmocka_unit_test(test_bad_subinterfaces_are_refused_with_a_sentence),
+	};
+	struct dp_nexthop nh;
+	char prefix[64];
+	int rc;
+
+	snprintf(prefix, sizeof(prefix), "tern-unit-vlan-%d", getpid());
+	if (pipeline_init(&p, 4096, prefix, 1, NULL) < 0) {
+		fprintf(stderr, "test_vlan: cannot set up the pipeline\n");
+		return 1;
+	}
+	pipeline_route_every_kind();
+	dot1q = subif("dp0.100", 0, RTE_ETHER_TYPE_VLAN, 100, 0);
+	qinq = subif("dp0.1020", 0, RTE_ETHER_TYPE_QINQ, 10, 20);
+	out_subif = subif("dp1.200", 1, RTE_ETHER_TYPE_VLAN, 200, 0);
+	nh = *dp_nh_get(1);	/* forward out of port 1, made by the pipeline */
+	nh.port = out_subif;
+	if (dot1q < 0 || qinq < 0 || out_subif < 0 || dp_nh_set(30, &nh, NULL) < 0 ||
+	    dp_fib_add(OUT_VIA_SUBIF & ~0xffu, 24, 30) < 0)
+		rc = 1;
+	else
+		rc = cmocka_run_group_tests_name("vlan", tests, NULL, NULL);
+	pipeline_fini(prefix);
+	return rc;
+}
