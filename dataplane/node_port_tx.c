@@ -19,29 +19,37 @@ static rte_node_t tx_clone_id[DP_MAX_PORTS];
 
 /*
  * A sub-interface's tags go in after the MACs: the MACs move 4 or 8 bytes into
- * the headroom. A frame with no room before it (never one of ternd's own
- * buffers) is a drop.
+ * the headroom. A frame with no room before it or whose buffer is shared
+ * (never one of ternd's own) is a drop.
  */
 static uint16_t tag_frames(struct port_tx_ctx *ctx, const struct dp_tx_tags *t,
 			   struct rte_mbuf **m, uint16_t nb)
 {
-	uint64_t bytes = 0;
-	uint16_t i, n = 0;
+	uint64_t bytes = 0, tag;
+	uint16_t i, n = 0, len = t->len;
 
+	memcpy(&tag, t->tag, sizeof(tag));
 	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *b = m[i];
 		uint8_t *at;
 
-		if (unlikely(rte_pktmbuf_headroom(m[i]) < t->len ||
-			     m[i]->data_len < RTE_ETHER_HDR_LEN || RTE_MBUF_CLONED(m[i]))) {
+		if (unlikely(b->data_off < len || b->data_len < RTE_ETHER_HDR_LEN ||
+			     RTE_MBUF_CLONED(b))) {
 			ctx->drops++;
-			rte_pktmbuf_free(m[i]);
+			rte_pktmbuf_free(b);
 			continue;
 		}
-		at = (uint8_t *)rte_pktmbuf_prepend(m[i], t->len);
-		memmove(at, at + t->len, 2 * RTE_ETHER_ADDR_LEN);
-		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, t->tag, t->len);
-		bytes += m[i]->pkt_len - t->len;
-		m[n++] = m[i];
+		bytes += b->pkt_len;
+		b->data_off -= len;
+		b->data_len += len;
+		b->pkt_len += len;
+		at = rte_pktmbuf_mtod(b, uint8_t *);
+		memmove(at, at + len, 2 * RTE_ETHER_ADDR_LEN);
+		if (len == RTE_VLAN_HLEN)
+			memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &tag, RTE_VLAN_HLEN);
+		else
+			memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &tag, sizeof(tag));
+		m[n++] = b;
 	}
 	dp_vlan_stats[ctx->queue].tx_bytes[ctx->index] += bytes;
 	return n;

@@ -48,7 +48,23 @@ static inline uint16_t qinq_find(uint16_t port, uint16_t outer, uint16_t inner)
 	return 0;
 }
 
-static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_stats *st)
+/* A run of frames of one sub-interface, counted once it ends (no store per frame). */
+struct vlan_run {
+	uint16_t index;
+	uint32_t packets;
+	uint64_t bytes;
+};
+
+static inline void run_flush(struct vlan_run *r, struct dp_vlan_stats *st)
+{
+	st->rx_packets[r->index] += r->packets;
+	st->rx_bytes[r->index] += r->bytes;
+	r->packets = 0;
+	r->bytes = 0;
+}
+
+static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct vlan_run *r,
+				       struct dp_vlan_stats *st)
 {
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 	uint16_t port = dp_port_map.index[m->port], index, len;
@@ -58,11 +74,11 @@ static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_stats 
 	if (unlikely(m->data_len < RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN || !dp_port_map.up[port]))
 		return VLAN_INPUT_NEXT_IP4_FAST;
 	memcpy(&type, d + 2 * RTE_ETHER_ADDR_LEN, sizeof(type));
-	if (type == RTE_BE16(RTE_ETHER_TYPE_VLAN)) {
+	if (likely(type == RTE_BE16(RTE_ETHER_TYPE_VLAN))) {
 		uint16_t vid = tag_vid(d + 14);
 
 		len = RTE_VLAN_HLEN;
-		if (vid == 0) {		/* priority-tagged: an untagged frame of the port */
+		if (unlikely(vid == 0)) {	/* priority-tagged: an untagged frame of the port */
 			tags_strip(m, d, len);
 			return VLAN_INPUT_NEXT_IP4_FAST;
 		}
@@ -83,8 +99,12 @@ static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_stats 
 		return VLAN_INPUT_NEXT_DROP_UNKNOWN_VLAN;
 	tags_strip(m, d, len);
 	m->port = DP_VLAN_IFID_BASE + index;
-	st->rx_packets[index]++;
-	st->rx_bytes[index] += m->pkt_len;
+	if (unlikely(index != r->index)) {
+		run_flush(r, st);
+		r->index = index;
+	}
+	r->packets++;
+	r->bytes += m->pkt_len;
 	return VLAN_INPUT_NEXT_IP4_FAST;
 }
 
@@ -93,6 +113,7 @@ static uint16_t vlan_input_process(struct rte_graph *graph, struct rte_node *nod
 {
 	struct dp_vlan_stats *st = &dp_vlan_stats[graph->id];	/* graph id = worker index */
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	struct vlan_run run = { 0 };
 	uint16_t odd = 0, i;
 
 	DP_TRACE_NODE(graph, node, objs, nb);
@@ -100,9 +121,10 @@ static uint16_t vlan_input_process(struct rte_graph *graph, struct rte_node *nod
 	for (i = 0; i < nb; i++) {
 		if (i + 2 < nb)
 			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
-		nexts[i] = vlan_classify(objs[i], st);
+		nexts[i] = vlan_classify(objs[i], &run, st);
 		odd |= nexts[i] ^ VLAN_INPUT_NEXT_IP4_FAST;
 	}
+	run_flush(&run, st);
 	dp_node_dispatch(graph, node, objs, nexts, nb, VLAN_INPUT_NEXT_IP4_FAST, odd);
 	return nb;
 }
