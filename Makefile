@@ -24,7 +24,8 @@ EXTRA_CFLAGS  ?=
 EXTRA_LDFLAGS ?=
 CFLAGS  := $(CFLAGS_BASE) $(EXTRA_CFLAGS)
 LDFLAGS := $(EXTRA_LDFLAGS)
-LDLIBS  := $(PKG_LIBS) -lm -lpthread
+# the bonding driver's API (rte_eth_bond_*): a driver, which libdpdk's pkg-config leaves out
+LDLIBS  := $(PKG_LIBS) -lrte_net_bond -lm -lpthread
 
 API_SRC   := $(wildcard api/*.c)
 # dataplane/workarounds/interpose_*.c define libc functions (close, mmap, munmap) for DPDK
@@ -89,7 +90,7 @@ STATIC_DPDK := -Wl,--whole-archive -l:librte_bus_vdev.a -l:librte_net_null.a \
 	-Wl,--start-group -l:librte_graph.a -l:librte_fib.a -l:librte_rib.a -l:librte_lpm.a \
 	-l:librte_hash.a -l:librte_ethdev.a -l:librte_meter.a -l:librte_net.a -l:librte_mbuf.a \
 	-l:librte_mempool.a -l:librte_rcu.a -l:librte_ring.a -l:librte_eal.a -l:librte_telemetry.a \
-	-l:librte_kvargs.a -l:librte_cfgfile.a -l:librte_pci.a -Wl,--end-group \
+	-l:librte_kvargs.a -l:librte_cfgfile.a -l:librte_pci.a -l:librte_net_bond.a -Wl,--end-group \
 	-l:libnuma.a -l:libfdt.a -l:libbsd.a -l:libmd.a -lm -ldl -lpthread -latomic
 
 .PHONY: all man format lint deps check-deps run test unit integration bench static-bench scaling rfc2544-quick asan fuzz fuzz-bins install deb clean

@@ -32,6 +32,7 @@ enum dp_port_kind {
 	DP_PORT_ETH = 0,		/* an ethdev of its own */
 	DP_PORT_VLAN,			/* a sub-interface of a port (dataplane/vlan.h) */
 	DP_PORT_FREE,			/* a removed sub-interface's slot */
+	DP_PORT_MEMBER,			/* a member of a bond (dataplane/bond.h): the bond drives it */
 };
 
 /* A tern interface: a port, or a VLAN sub-interface of one. */
@@ -39,7 +40,7 @@ struct dp_port {
 	uint16_t port_id;		/* DPDK ethdev id (a sub-interface's: its parent's) */
 	uint16_t ifid;			/* what its frames' mbuf port field holds (dp_port_map.index) */
 	uint8_t kind;			/* enum dp_port_kind */
-	uint16_t parent;		/* a sub-interface's port (index); a port's own index */
+	uint16_t parent;		/* a sub-interface's port, a member's bond (index); else its own */
 	uint16_t outer_tpid, outer_vid, inner_vid;	/* a sub-interface's tags */
 	char name[16];
 	char dev[256];
@@ -52,7 +53,8 @@ struct dp_port {
 	struct rte_ether_addr mac;
 	struct rte_mempool *pool;
 	bool started;
-	bool admin_up;
+	bool admin_up;			/* a member's: in its bond (not shut down) */
+	bool is_bond;			/* a bonding ethdev over members */
 };
 
 struct dp_rxq {

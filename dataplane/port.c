@@ -199,8 +199,15 @@ int dp_port_start(struct dp_port *p, char *err, size_t errlen)
 		snprintf(err, errlen, "port %s: cannot start: %s", p->name, rte_strerror(-rc));
 		return rc;
 	}
-	/* Routing protocols need multicast; the MAC filter is done in eth_input. */
-	rte_eth_allmulticast_enable(p->port_id);
+	/*
+	 * Routing protocols need multicast; the MAC filter is done in eth_input. A bond
+	 * takes allmulticast only if a member does, and in 802.3ad DPDK's bonding drops
+	 * broadcast and multicast frames (ARP among them) without it; memif has no
+	 * allmulticast call but takes every frame (promiscuous from the start), so such a
+	 * bond is made promiscuous instead, which its members already are.
+	 */
+	if (rte_eth_allmulticast_enable(p->port_id) != 0 && p->is_bond)
+		rte_eth_promiscuous_enable(p->port_id);
 	p->started = true;
 	p->admin_up = true;
 	dp_port_map.up[p - dp.ports] = 1;
@@ -229,6 +236,16 @@ static void port_stats_raw(const struct dp_port *p, struct dp_port_stats *st)
 	char pattern[32];
 
 	memset(st, 0, sizeof(*st));
+	if (p->kind == DP_PORT_MEMBER) {
+		struct rte_eth_stats s;
+
+		/* its bond polls and sends on it: only the driver counts its frames */
+		if (rte_eth_stats_get(p->port_id, &s) == 0) {
+			st->ipackets = s.ipackets;
+			st->opackets = s.opackets;
+		}
+		return;
+	}
 	if (p->kind == DP_PORT_VLAN) {
 		/* what vlan_input gave it; bytes without the tags, as its kernel interface counts */
 		for (w = 0; w < dp.nb_workers; w++) {
@@ -296,6 +313,8 @@ const char *dp_port_driver(const struct dp_port *p)
 
 	if (p->kind == DP_PORT_VLAN)
 		return p->inner_vid ? "802.1ad" : "802.1Q";
+	if (p->is_bond)
+		return "bonding";
 	if (rte_eth_dev_info_get(p->port_id, &info) < 0)
 		return "unknown";
 	return info.driver_name;
@@ -305,6 +324,7 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 {
 	unsigned int room = pool_data_room - RTE_PKTMBUF_HEADROOM;
 	uint32_t min, max;
+	uint16_t cur;
 	int rc;
 
 	if (p->kind == DP_PORT_VLAN) {
@@ -334,6 +354,11 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 			 "a frame of MTU %u does not fit the %u-byte packet buffers ternd made at start (give a [port] mtu of ternd.conf the largest MTU wanted)",
 			 mtu, room);
 		return -EMSGSIZE;
+	}
+	/* the MTU it has already: a bond's members take it only once configured */
+	if (rte_eth_dev_get_mtu(p->port_id, &cur) == 0 && cur == mtu) {
+		p->mtu = mtu;
+		return 0;
 	}
 	rc = vdev_mtu_set(p->port_id, mtu);
 	if (rc < 0 && rc != -ENOTSUP) {

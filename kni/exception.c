@@ -56,6 +56,9 @@ int kni_init(const char *const *tap_names, const bool *persist, char *err, size_
 		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = i };
 
 		memset(k, 0, sizeof(*k));
+		k->fd = -1;
+		if (*tap_names[i] == '\0')
+			continue;	/* a bond's member: the bond has the TAP */
 		snprintf(k->name, sizeof(k->name), "%s", tap_names[i]);
 		k->fd = kni_tap_open(k->name, &p->mac, p->mtu, persist[i], err, errlen);
 		if (k->fd < 0)

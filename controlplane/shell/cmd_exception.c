@@ -46,7 +46,8 @@ static int cmd_show_exception(struct cmd_ctx *ctx)
 	render_begin(&r, ctx);
 	render_list_begin(&r, "ports");
 	DP_FOREACH_IFACE(i)
-		port_render(&r, i);
+		if (dp.ports[i].kind != DP_PORT_MEMBER)	/* its bond's kernel interface is its */
+			port_render(&r, i);
 	render_list_end(&r);
 	render_end(&r);
 	return 0;

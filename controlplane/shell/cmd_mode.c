@@ -10,6 +10,8 @@
 #include "controlplane/mirror/netlink_request.h"
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/iface.h"
+#include "controlplane/ternd/log.h"
+#include "dataplane/bond.h"
 #include "dataplane/dp.h"
 
 static int cmd_configure(struct cmd_ctx *ctx)
@@ -67,6 +69,11 @@ static struct dp_port *config_port(struct cmd_ctx *ctx, uint32_t *ifindex)
 		cmd_error(ctx, -ENODEV, "%% Interface %s no longer exists", ctx->s->ifname);
 		return NULL;
 	}
+	if (p->kind == DP_PORT_MEMBER) {
+		cmd_error(ctx, -EINVAL, "%% %s is a member of bond %s: configure the bond; a member takes shutdown alone",
+			  p->name, dp.ports[p->parent].name);
+		return NULL;
+	}
 	*ifindex = mirror_port_ifindex(p - dp.ports);
 	if (*ifindex == 0) {
 		cmd_error(ctx, -ENODEV, "%% The kernel interface of %s is gone; restart ternd to recreate it",
@@ -117,10 +124,20 @@ static int cmd_no_ip_address(struct cmd_ctx *ctx)
 
 static int link_change(struct cmd_ctx *ctx, int up, uint32_t mtu)
 {
+	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
 	uint32_t ifindex;
-	struct dp_port *p;
+	char why[192];
 	int rc;
 
+	/* a bond's member has no kernel interface: shutdown takes it out of its bond */
+	if (p != NULL && p->kind == DP_PORT_MEMBER && up >= 0) {
+		rc = dp_bond_member_set(p, up, why, sizeof(why));
+		if (rc < 0)
+			return cmd_error(ctx, rc, "%% %s", why);
+		TERN_LOG(rib, NOTICE, "%s %s bond %s", p->name, up ? "is back in" : "is out of",
+			 dp.ports[p->parent].name);
+		return 0;
+	}
 	if ((p = config_port(ctx, &ifindex)) == NULL)
 		return -ENODEV;
 	rc = nlr_link(ifindex, up, mtu);

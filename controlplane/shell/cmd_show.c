@@ -19,6 +19,7 @@
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/render.h"
+#include "dataplane/bond.h"
 #include "dataplane/dp.h"
 #include "dataplane/vlan.h"
 #include "dataplane/fib.h"
@@ -73,6 +74,42 @@ static void iface_row_get(unsigned int i, struct iface_row *r)
 	r->tx_drops = r->st.tx_drops;
 }
 
+/* A bond's members: each one's link, whether it carries traffic, its LACP states and counters. */
+static void bond_render(struct render *r, unsigned int bond)
+{
+	unsigned int i;
+
+	render_str(r, "mode", "  Bond, mode %s; members:\n",
+		   dp_bond_mode_name(dp_bond_mode_get(&dp.ports[bond])));
+	render_list_begin(r, "members");
+	DP_FOREACH_IFACE(i) {
+		const struct dp_port *m = &dp.ports[i];
+		struct dp_bond_member_info mi;
+		struct dp_port_stats st;
+		char words[128];
+
+		if (m->kind != DP_PORT_MEMBER || m->parent != bond)
+			continue;
+		dp_bond_member_info(m, &mi);
+		dp_port_stats_get(m, &st);
+		render_object_begin(r, NULL);
+		render_str(r, "name", "    %s: ", m->name);
+		render_str(r, "link", "link %s, ", mi.link ? "up" : "down");
+		render_bool(r, "in_bond", mi.in_bond ? NULL : "out of the bond, ", mi.in_bond);
+		render_bool(r, "active", mi.active ? "active" : "inactive", mi.active);
+		if (mi.lacp) {
+			dp_bond_lacp_state_words(mi.actor_state, words, sizeof(words));
+			render_str(r, "actor_state", "; actor %s", words);
+			dp_bond_lacp_state_words(mi.partner_state, words, sizeof(words));
+			render_str(r, "partner_state", "; partner %s", words);
+		}
+		render_uint(r, "rx_packets", "; rx %lu, ", st.ipackets);
+		render_uint(r, "tx_packets", "tx %lu packets\n", st.opackets);
+		render_object_end(r);
+	}
+	render_list_end(r);
+}
+
 /* One interface in full: show interfaces [IFNAME]. */
 static void iface_render(struct render *r, unsigned int i)
 {
@@ -89,6 +126,10 @@ static void iface_render(struct render *r, unsigned int i)
 	render_str(r, "driver", "driver %s ", dp_port_driver(row.p));
 	render_str(r, "device", "(%s)\n", row.p->dev);
 	render_str(r, "description", *desc ? "  Description: %s\n" : NULL, desc);
+	if (row.p->kind == DP_PORT_MEMBER)
+		render_str(r, "bond", "  Member of bond %s\n", dp.ports[row.p->parent].name);
+	if (row.p->is_bond)
+		bond_render(r, i);
 	if (row.p->kind == DP_PORT_VLAN) {
 		struct dp_vlan_encap e = { row.p->outer_tpid, row.p->outer_vid, row.p->inner_vid };
 		char enc[40];

@@ -33,28 +33,68 @@ static bool looks_like_pci(const char *s)
 	return sscanf(s, "%2x:%2x.%1u%c", &bus, &dev, &fn, &tail) == 3;
 }
 
-static int parse_port(struct parse *p, const char *sect, const char *name)
+/* A new entry of cfg->ports for [port NAME] or [bond NAME], its name checked; NULL on error. */
+static struct tern_port_config *port_new(struct parse *p, const char *sect, const char *name)
 {
 	struct tern_port_config *pc;
 	const char *s;
-	int rc;
 	unsigned int i;
 
-	if (*name == '\0' || strlen(name) >= TERN_PORT_NAME_LEN)
-		return config_fail(p, "[%s]: a port name must have 1 to %d characters",
-			    sect, TERN_PORT_NAME_LEN - 1);
+	if (*name == '\0' || strlen(name) >= TERN_PORT_NAME_LEN) {
+		config_fail(p, "[%s]: a port name must have 1 to %d characters", sect,
+			    TERN_PORT_NAME_LEN - 1);
+		return NULL;
+	}
 	for (s = name; *s; s++)
-		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.')
-			return config_fail(p, "[%s]: port name '%s' may only hold letters, digits, '_', '-' and '.'",
+		if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-' && *s != '.') {
+			config_fail(p, "[%s]: port name '%s' may only hold letters, digits, '_', '-' and '.'",
 				    sect, name);
+			return NULL;
+		}
 	for (i = 0; i < p->cfg->nb_ports; i++)
-		if (strcmp(p->cfg->ports[i].name, name) == 0)
-			return config_fail(p, "[%s]: port '%s' is defined twice", sect, name);
-	if (p->cfg->nb_ports == TERN_MAX_PORTS)
-		return config_fail(p, "[%s]: too many ports; at most %d", sect, TERN_MAX_PORTS);
-
+		if (strcmp(p->cfg->ports[i].name, name) == 0) {
+			config_fail(p, "[%s]: port '%s' is defined twice", sect, name);
+			return NULL;
+		}
+	if (p->cfg->nb_ports == TERN_MAX_PORTS) {
+		config_fail(p, "[%s]: too many ports; at most %d", sect, TERN_MAX_PORTS);
+		return NULL;
+	}
 	pc = &p->cfg->ports[p->cfg->nb_ports++];
 	snprintf(pc->name, sizeof(pc->name), "%s", name);
+	return pc;
+}
+
+/* mac and tap, which a port and a bond both take. */
+static int parse_mac_tap(struct parse *p, const char *sect, struct tern_port_config *pc)
+{
+	const char *s = rte_cfgfile_get_entry(p->file, sect, "mac");
+
+	if (s != NULL) {
+		if (parse_mac(s, pc->mac) < 0)
+			return config_fail(p, "[%s] mac = '%s': expected a unicast MAC address like 02:00:00:00:00:01",
+				    sect, s);
+		pc->has_mac = true;
+	}
+	snprintf(pc->tap, sizeof(pc->tap), "%s", pc->name);
+	s = rte_cfgfile_get_entry(p->file, sect, "tap");
+	if (s != NULL) {
+		if (*s == '\0' || strlen(s) >= TERN_PORT_NAME_LEN || strchr(s, '/') || strchr(s, ' '))
+			return config_fail(p, "[%s] tap = '%s': expected an interface name of 1 to %d characters",
+				    sect, s, TERN_PORT_NAME_LEN - 1);
+		snprintf(pc->tap, sizeof(pc->tap), "%s", s);
+	}
+	return 0;
+}
+
+static int parse_port(struct parse *p, const char *sect, const char *name)
+{
+	struct tern_port_config *pc = port_new(p, sect, name);
+	const char *s;
+	int rc;
+
+	if (pc == NULL)
+		return -EINVAL;
 	if ((rc = config_schema_apply(p, "port", sect, pc)) < 0)
 		return rc;	/* rxq, txq (0: one per worker, set once workers are known), mtu, ... */
 	s = rte_cfgfile_get_entry(p->file, sect, "dev");
@@ -66,21 +106,63 @@ static int parse_port(struct parse *p, const char *sect, const char *name)
 	if (!pc->is_pci && strncmp(s, "net_", 4) != 0)
 		return config_fail(p, "[%s] dev = '%s': expected a PCI address (0000:01:00.0) or a vdev string starting with net_",
 			    sect, s);
-	s = rte_cfgfile_get_entry(p->file, sect, "mac");
-	if (s != NULL) {
-		if (parse_mac(s, pc->mac) < 0)
-			return config_fail(p, "[%s] mac = '%s': expected a unicast MAC address like 02:00:00:00:00:01",
-				    sect, s);
-		pc->has_mac = true;
+	return parse_mac_tap(p, sect, pc);
+}
+
+/* [bond NAME]: after every [port], so that members name ports already read. */
+static int parse_bond(struct parse *p, const char *sect, const char *name)
+{
+	struct tern_port_config *bc = port_new(p, sect, name);
+	int n = rte_cfgfile_section_num_entries(p->file, sect), i, rc, bond;
+	char buf[CFG_VALUE_LEN], *tok, *save = NULL;
+	struct rte_cfgfile_entry *e;
+	const char *s;
+
+	if (bc == NULL)
+		return -EINVAL;
+	bond = bc - p->cfg->ports;
+	bc->is_bond = true;
+	/* its own keys, and a port's but dev */
+	e = n > 0 ? calloc(n, sizeof(*e)) : NULL;
+	if (n > 0 && e == NULL)
+		return -ENOMEM;
+	if (n > 0)
+		rte_cfgfile_section_entries(p->file, sect, e, n);
+	for (i = 0; i < n; i++)
+		if (config_key_find("bond", e[i].name) == NULL &&
+		    (config_key_find("port", e[i].name) == NULL || strcmp(e[i].name, "dev") == 0)) {
+			snprintf(buf, sizeof(buf), "%s", e[i].name);
+			free(e);
+			return config_fail(p, "[%s] unknown key '%s'", sect, buf);
+		}
+	free(e);
+	if ((rc = config_schema_apply_keys(p, "port", sect, bc)) < 0 ||
+	    (rc = config_schema_apply_keys(p, "bond", sect, bc)) < 0 ||
+	    (rc = parse_mac_tap(p, sect, bc)) < 0)
+		return rc;
+	s = rte_cfgfile_get_entry(p->file, sect, "members");
+	if (s == NULL || *s == '\0')
+		return config_fail(p, "[%s] members: missing; expected the ports it aggregates, such as members = l0 l1",
+				   sect);
+	snprintf(buf, sizeof(buf), "%s", s);
+	for (tok = strtok_r(buf, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save)) {
+		int m = tern_config_port_index(p->cfg, tok);
+		struct tern_port_config *mc = m >= 0 ? &p->cfg->ports[m] : NULL;
+
+		if (mc == NULL || m == bond)
+			return config_fail(p, "[%s] members: '%s' is not a port; define it in a [port %s] section",
+					   sect, tok, tok);
+		if (mc->is_bond)
+			return config_fail(p, "[%s] members: '%s' is a bond; members are ports", sect, tok);
+		if (mc->member_of)
+			return config_fail(p, "[%s] members: port %s is already a member of bond %s",
+					   sect, tok, p->cfg->ports[mc->member_of - 1].name);
+		mc->member_of = bond + 1;
+		bc->members[bc->nb_members++] = m;
 	}
-	snprintf(pc->tap, sizeof(pc->tap), "%s", name);
-	s = rte_cfgfile_get_entry(p->file, sect, "tap");
-	if (s != NULL) {
-		if (*s == '\0' || strlen(s) >= TERN_PORT_NAME_LEN || strchr(s, '/') || strchr(s, ' '))
-			return config_fail(p, "[%s] tap = '%s': expected an interface name of 1 to %d characters",
-				    sect, s, TERN_PORT_NAME_LEN - 1);
-		snprintf(pc->tap, sizeof(pc->tap), "%s", s);
-	}
+	if (bc->nb_members == 0)
+		return config_fail(p, "[%s] members: empty; expected the ports it aggregates, such as members = l0 l1",
+				   sect);
 	return 0;
 }
 
@@ -110,6 +192,10 @@ static int parse_rx_list(struct parse *p, const char *sect, struct tern_worker_c
 			return config_fail(p, "[%s] rx: port '%s' is not defined; known: %s", sect, tok,
 				    p->cfg->nb_ports ? known : "none");
 		}
+		if (p->cfg->ports[port].member_of)
+			return config_fail(p, "[%s] rx: port %s is a member of bond %s; workers poll the bond (%s:0), never its members",
+				    sect, tok, p->cfg->ports[p->cfg->ports[port].member_of - 1].name,
+				    p->cfg->ports[p->cfg->ports[port].member_of - 1].name);
 		if (config_parse_uint(colon + 1, 0, p->cfg->ports[port].rxq - 1, &q) < 0)
 			return config_fail(p, "[%s] rx = '%s:%s': port %s has %u rx queue(s); expected a queue from 0 to %u",
 				    sect, tok, colon + 1, tok, p->cfg->ports[port].rxq,
@@ -159,6 +245,8 @@ static int check_queue_coverage(struct parse *p)
 	for (pi = 0; pi < p->cfg->nb_ports; pi++) {
 		struct tern_port_config *pc = &p->cfg->ports[pi];
 
+		if (pc->member_of)	/* its bond's queues are what workers poll */
+			continue;
 		for (q = 0; q < pc->rxq; q++) {
 			int owner = -1;
 
@@ -304,7 +392,7 @@ static int parse_sections(struct parse *p)
 
 		if (strncmp(s, "port ", 5) == 0)
 			continue;
-		if (strncmp(s, "worker ", 7) == 0)
+		if (strncmp(s, "worker ", 7) == 0 || strncmp(s, "bond ", 5) == 0)
 			continue;
 		if (config_section_find(s) == NULL || config_section_find(s)->arg != NULL) {
 			char expected[256];
@@ -319,6 +407,14 @@ static int parse_sections(struct parse *p)
 			while (*arg == ' ')
 				arg++;
 			rc = parse_port(p, names[i], arg);
+		}
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (strncmp(names[i], "bond ", 5) == 0) {
+			arg = names[i] + 5;
+			while (*arg == ' ')
+				arg++;
+			rc = parse_bond(p, names[i], arg);
 		}
 	}
 	for (i = 0; i < n && rc == 0; i++) {

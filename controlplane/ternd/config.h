@@ -32,7 +32,19 @@ struct tern_port_config {
 	bool tap_persist;	/* the TAP outlives ternd, and the kernel's routes through it */
 	uint32_t punt_rate;	/* pps the policer lets through to the kernel */
 	uint32_t punt_burst;
+	/* a [bond NAME] section: an aggregate of ports, a port of its own to workers and the kernel */
+	bool is_bond;
+	uint8_t bond_mode;	/* enum tern_bond_mode */
+	uint8_t xmit_hash;	/* enum tern_bond_hash */
+	uint8_t lacp_rate;	/* 0 slow, 1 fast */
+	uint8_t nb_members;
+	uint16_t members[TERN_MAX_PORTS];	/* indexes of its member ports */
+	uint16_t member_of;	/* a member port: its bond's index + 1; 0: none */
 };
+
+/* [bond] mode and xmit_hash, in the order of their words in the schema */
+enum tern_bond_mode { TERN_BOND_8023AD, TERN_BOND_ACTIVE_BACKUP, TERN_BOND_BALANCE_XOR };
+enum tern_bond_hash { TERN_BOND_HASH_L2, TERN_BOND_HASH_L23, TERN_BOND_HASH_L34 };
 
 struct tern_rx_assign {
 	uint16_t port;		/* index into tern_config.ports */

@@ -62,6 +62,8 @@ const struct config_key *config_key_find(const char *section, const char *key);
 /* Refuses the keys of sect (a section of kind section) the table does not list, then stores
  * each listed key's value, or its default, into base; CFG_OWN keys are left to the caller. */
 int config_schema_apply(struct parse *p, const char *section, const char *sect, void *base);
+/* The same without refusing any key: for a section that takes the keys of two kinds. */
+int config_schema_apply_keys(struct parse *p, const char *section, const char *sect, void *base);
 /* "eal, port NAME, ... or capture": the sections, for an error. */
 int config_sections_expected(char *buf, size_t len);
 /* A number from min to max (decimal, or 0x hex), digits only. */

@@ -29,6 +29,7 @@
 const struct config_section config_sections[] = {
 	{ "eal", NULL, "EAL, and the control thread's lcore." },
 	{ "port", "NAME", "One per port. NAME (1 to 15 letters, digits, '_', '-', '.') is also the name of its kernel interface unless tap says otherwise." },
+	{ "bond", "NAME", "A link aggregate of ports, on DPDK's bonding driver (LACP is DPDK's). Workers poll it (rx = NAME:0), never its members; it has one kernel interface, named NAME unless tap says otherwise, and its members none. It also takes the keys of [port] but dev: rxq, txq, mtu, mac, tap, tap_persist, punt_rate and punt_burst." },
 	{ "worker", "N", "A forwarding worker pinned on lcore N (not the main lcore). Every rx queue of every port is polled by exactly one worker." },
 	{ "mempool", NULL, "Packet buffers, per NUMA socket with ports." },
 	{ "fib", NULL, "The forwarding table." },
@@ -69,6 +70,17 @@ const struct config_key config_keys[] = {
 	{ "port", "punt_burst", CFG_UINT, 1, 1000000, "1000", NULL, PORT(punt_burst),
 	  "the policer's burst.", NULL },
 
+	{ "bond", "members", CFG_OWN, 0, 0, NULL, "required", OWN,
+	  "its member ports, each defined in a [port] section of its own and in no other bond, separated by spaces: members = l0 l1.", NULL },
+	{ "bond", "mode", CFG_CHOICE, 0, 0, "802.3ad", NULL, PORT(bond_mode),
+	  "802.3ad (LACP), active-backup (one member carries traffic, the next takes over when its link goes down) or balance-xor (members by xmit_hash, no LACP).",
+	  "802.3ad|active-backup|balance-xor" },
+	{ "bond", "xmit_hash", CFG_CHOICE, 0, 0, "l2", NULL, PORT(xmit_hash),
+	  "how 802.3ad and balance-xor spread frames over the members: by MAC addresses (l2), and IPv4 addresses (l23), or IPv4 addresses and ports (l34).",
+	  "l2|l23|l34" },
+	{ "bond", "lacp_rate", CFG_CHOICE, 0, 0, "slow", NULL, PORT(lacp_rate),
+	  "802.3ad: slow sends LACPDUs every 30 s and expires a partner silent 90 s; fast every second and after 3 s. DPDK 22.11 never asks the partner to send fast (its actor's LACP timeout bit stays long): fast needs a partner that sends fast itself, as ternd with lacp_rate fast does.",
+	  "slow|fast" },
 	{ "worker", "rx", CFG_OWN, 0, 0, NULL, "required", OWN,
 	  "the PORT:QUEUE pairs the worker polls, such as dp0:0 dp1:0.", NULL },
 	{ "worker", "rx_burst", CFG_UINT, 1, TERN_RX_BURST_MAX, NULL, "default 128, the dataplane's", WORKER(rx_burst),
@@ -236,9 +248,8 @@ static int apply_key(struct parse *p, const struct config_key *k, const char *se
 int config_schema_apply(struct parse *p, const char *kind, const char *sect, void *base)
 {
 	int n = rte_cfgfile_section_num_entries(p->file, sect);
-	const struct config_key *k;
 	struct rte_cfgfile_entry *e;
-	int i, rc;
+	int i;
 
 	if (n > 0) {
 		e = calloc(n, sizeof(*e));
@@ -256,6 +267,14 @@ int config_schema_apply(struct parse *p, const char *kind, const char *sect, voi
 		}
 		free(e);
 	}
+	return config_schema_apply_keys(p, kind, sect, base);
+}
+
+int config_schema_apply_keys(struct parse *p, const char *kind, const char *sect, void *base)
+{
+	const struct config_key *k;
+	int rc;
+
 	for (k = config_keys; k->section != NULL; k++) {
 		const char *v;
 

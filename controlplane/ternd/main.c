@@ -31,6 +31,7 @@
 #include "controlplane/ternd/eal_args.h"
 #include "controlplane/ternd/event_loop.h"
 #include "controlplane/ternd/log.h"
+#include "dataplane/bond.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
@@ -114,7 +115,7 @@ static int exception_path_init(char *err, size_t errlen)
 	for (i = 0; i < cfg.nb_ports; i++) {
 		policy[i].rate_pps = cfg.ports[i].punt_rate;
 		policy[i].burst = cfg.ports[i].punt_burst;
-		taps[i] = cfg.ports[i].tap;
+		taps[i] = cfg.ports[i].member_of ? "" : cfg.ports[i].tap;	/* members: none */
 		persist[i] = cfg.ports[i].tap_persist;
 	}
 	/* RFC 1812 §4.3.2.8: errors are rate limited; 1000/s per worker, bursts of 100 */
@@ -137,6 +138,34 @@ static void log_memif_refusal(enum memif_region_refusal why, size_t len)
 		TERN_LOG_RATELIMITED(main, ERR,
 				     "a memif peer sent a region of %zu bytes in a file not sealed against shrinking (F_SEAL_SHRINK); connection refused",
 				     len);
+}
+
+/* A port, a bond's member (the bond drives it) or a bond (made on its members, added before). */
+static int port_add(const struct tern_port_config *pc, struct dp_port_params *prm, char *err,
+		    size_t errlen)
+{
+	char ethdev[RTE_ETH_NAME_MAX_LEN];
+	struct dp_bond_params bp = {
+		.name = pc->name, .mode = (enum dp_bond_mode)pc->bond_mode,
+		.hash = (enum dp_bond_hash)pc->xmit_hash, .lacp_fast = pc->lacp_rate == 1,
+		.members = pc->members, .nb_members = pc->nb_members,
+		.mac = pc->has_mac ? pc->mac : NULL,
+	};
+	int rc;
+
+	if (pc->member_of)
+		return dp_bond_member_add(prm, err, errlen);
+	if (!pc->is_bond)
+		return dp_port_add(prm, err, errlen);
+	rc = dp_bond_create(&bp, ethdev, sizeof(ethdev), err, errlen);
+	if (rc < 0)
+		return rc;
+	prm->dev = ethdev;
+	prm->mac = NULL;	/* the bond has it already */
+	rc = dp_port_add(prm, err, errlen);
+	if (rc == 0)
+		dp.ports[dp.nb_ports - 1].is_bond = true;
+	return rc;
 }
 
 static int dataplane_start(char *err, size_t errlen)
@@ -174,7 +203,7 @@ static int dataplane_start(char *err, size_t errlen)
 			.mtu = pc->mtu, .mac = pc->has_mac ? pc->mac : NULL,
 		};
 
-		rc = dp_port_add(&prm, err, errlen);
+		rc = port_add(pc, &prm, err, errlen);
 		if (rc < 0)
 			return rc;
 	}
@@ -206,6 +235,8 @@ static int dataplane_start(char *err, size_t errlen)
 	if (rc < 0)
 		return rc;
 	for (i = 0; i < dp.nb_ports; i++) {
+		if (dp.ports[i].kind == DP_PORT_MEMBER)
+			continue;	/* its bond starts it */
 		rc = dp_port_start(&dp.ports[i], err, errlen);
 		if (rc < 0)
 			return rc;
@@ -258,6 +289,7 @@ static void kernel_forwarding_enable(void)
 static void tick(void)
 {
 	kni_sync();
+	dp_bond_sync();
 	dp_rcu_reclaim();
 	cmd_trace_tick();
 	rates_tick();

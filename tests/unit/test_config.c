@@ -112,6 +112,50 @@ static void test_config_good_file_loads(void **state)
 	assert_true(cfg.memif_accept_unsealed);
 }
 
+/* A bond over dp1 and a third port: workers poll the bond; its members are only its own. */
+#define BOND "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmembers = dp1 dp2\n[worker 1]\nrx = dp0:0 bond0:0"
+
+static void test_config_bonds(void **state)
+{
+	(void)state;
+	assert_int_equal(load_with("rxq = 2\n[worker 1]\nrx = dp0:0 dp1:0 dp1:1",
+				   BOND "\n[bond bond1]\nmembers = dp0\n"), -EINVAL);
+	assert_non_null(strstr(err, "[worker 1] rx: port dp0 is a member of bond bond1; workers poll the bond (bond1:0), never its members"));
+	assert_int_equal(load_with("rxq = 2\n[worker 1]\nrx = dp0:0 dp1:0 dp1:1",
+				   "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmembers = dp1 dp2\nmode = active-backup\nxmit_hash = l34\nlacp_rate = fast\nmtu = 1400\n[worker 1]\nrx = dp0:0 bond0:0"), 0);
+	assert_int_equal(cfg.nb_ports, 4);
+	assert_true(cfg.ports[3].is_bond);
+	assert_int_equal(cfg.ports[3].bond_mode, TERN_BOND_ACTIVE_BACKUP);
+	assert_int_equal(cfg.ports[3].xmit_hash, TERN_BOND_HASH_L34);
+	assert_int_equal(cfg.ports[3].lacp_rate, 1);
+	assert_int_equal(cfg.ports[3].mtu, 1400);
+	assert_int_equal(cfg.ports[3].nb_members, 2);
+	assert_int_equal(cfg.ports[1].member_of, 4);
+	assert_int_equal(cfg.ports[2].member_of, 4);
+	assert_string_equal(cfg.ports[3].tap, "bond0");
+}
+
+static void test_config_bond_errors(void **state)
+{
+	const char *from = "rxq = 2\n[worker 1]\nrx = dp0:0 dp1:0 dp1:1";
+
+	(void)state;
+	assert_error(from, BOND "\n[bond bond1]\nmembers = dp2\n",
+		     "[bond bond1] members: port dp2 is already a member of bond bond0");
+	assert_error(from, "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmembers = dp1 dp2\n[worker 1]\nrx = dp0:0 dp1:0",
+		     "[worker 1] rx: port dp1 is a member of bond bond0; workers poll the bond (bond0:0), never its members");
+	assert_error(from, "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmembers = dp1 dp2\nmode = lacp\n[worker 1]\nrx = dp0:0 bond0:0",
+		     "[bond bond0] mode = 'lacp': expected 802.3ad|active-backup or balance-xor");
+	assert_error(from, "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmembers = dp1 dp9\n[worker 1]\nrx = dp0:0 bond0:0",
+		     "[bond bond0] members: 'dp9' is not a port; define it in a [port dp9] section");
+	assert_error(from, "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmembers = dp1 dp2\ndev = net_bonding0\n[worker 1]\nrx = dp0:0 bond0:0",
+		     "[bond bond0] unknown key 'dev'");
+	assert_error(from, "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmode = 802.3ad\n[worker 1]\nrx = dp0:0 dp1:0 dp2:0",
+		     "[bond bond0] members: missing");
+	assert_error(from, "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmembers = dp1 dp2\nlacp_rate = quick\n[worker 1]\nrx = dp0:0 bond0:0",
+		     "[bond bond0] lacp_rate = 'quick': expected slow or fast");
+}
+
 static void test_config_errors_name_section_key_and_expectation(void **state)
 {
 	assert_error("mtu = 9000", "mtu = 20", "[port dp0] mtu = '20': expected an integer from 68 to 9216");
@@ -195,6 +239,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_good_file_loads),
 		cmocka_unit_test(test_config_errors_name_section_key_and_expectation),
+		cmocka_unit_test(test_config_bonds),
+		cmocka_unit_test(test_config_bond_errors),
 		cmocka_unit_test(test_config_missing_file),
 		cmocka_unit_test(test_config_pci_device_detected),
 		cmocka_unit_test(test_eal_args_never_probe_pci_unless_asked),

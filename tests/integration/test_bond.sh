@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Link aggregation without a switch: two ternds back to back over two memif links, each with
+# [bond bond0] over its two ports. In 802.3ad both members reach distributing on both sides
+# (LACP is DPDK's bonding driver's), the two kernels ping each other over bond0, and when one
+# side shuts a member down traffic goes on over the other. The same for active-backup, whose
+# backup member takes over. show interfaces bond0 names each member's LACP states.
+. "$(dirname "$0")/lib.sh"
+tern_test_begin bond
+
+A=tern-$T_ID-a B=tern-$T_ID-b
+netns_add "$A"
+netns_add "$B"
+# each side's EAL runtime directory (lib.sh's cleanup removes the one of the prefix $T_ID)
+tern_on_exit "rm -rf /var/run/dpdk/${T_ID}a /var/run/dpdk/${T_ID}b"
+
+# SIDE ROLE MODE: ternd.conf of one side, its two ports l0 and l1 in bond0: memif (ROLE server
+# or client), or TAP (ROLE tap) whose wires the test joins with bridges
+bond_conf() {
+	local side=$1 role=$2 mode=$3 i
+	{
+		echo "[eal]"
+		echo "args = --no-huge -m 512 --file-prefix ${T_ID}$side --log-level=*:notice"
+		for i in 0 1; do
+			echo "[port l$i]"
+			if [ "$role" = tap ]; then
+				echo "dev = net_tap$i,iface=${T_ID}$side$i,mac=02:00:00:00:$side$side:0$i"
+			else
+				echo "dev = net_memif$i,role=$role,id=0,socket=$T_DIR/l$i.sock,socket-abstract=no,mac=02:00:00:00:$side$side:0$i"
+			fi
+		done
+		echo "[bond bond0]"
+		echo "members = l0 l1"
+		echo "mode = $mode"
+		echo "lacp_rate = fast"
+		echo "[worker 1]"
+		echo "rx = bond0:0"
+		echo "[mempool]"
+		echo "mbufs = 8192"
+		echo "[fib]"
+		echo "routes = 4096"
+		echo "[exception]"
+		echo "idle_sleep_max_ms = 8"
+		echo "[api]"
+		echo "socket = $T_DIR/$side.sock"
+		echo "[store]"
+		echo "db = $T_DIR/$side.db"
+	} > "$T_DIR/$side.conf"
+}
+
+start_side() {	# SIDE NAMESPACE
+	ip netns exec "$2" "$TERND" -f "$T_DIR/$1.conf" > "$T_DIR/$1.log" 2>&1 &
+	T_PIDS+=("$!")
+	eval "PID_$1=$!"
+	for _ in $(seq 100); do
+		"$TERN" -s "$T_DIR/$1.sock" -c "show version" >/dev/null 2>&1 && return 0
+		kill -0 "$!" 2>/dev/null || break
+		sleep 0.2
+	done
+	echo "ternd $1 did not come up"; cat "$T_DIR/$1.log"; exit 1
+}
+stop_side() { local p; p=PID_$1; kill -TERM "${!p}"; wait "${!p}" 2>/dev/null; }
+side() { local s=$1; shift; "$TERN" -s "$T_DIR/$s.sock" "$@"; }
+# SIDE: the members that carry traffic, "l0,l1"
+active() { side "$1" --json -c "show interfaces bond0" |
+	json_field "','.join(m['name'] for m in j['interfaces'][0]['members'] if m['active'])"; }
+distributing() { side "$1" --json -c "show interfaces bond0" |
+	json_true "all('distributing' in m['actor_state'] and 'distributing' in m['partner_state'] for m in j['interfaces'][0]['members'])"; }
+some_active() { [ -n "$(active a)" ]; }
+lacp_up() { distributing a && distributing b; }
+both_active() { [ "$(active a)/$(active b)" = "$1/$1" ]; }	# MEMBER: alone active on both sides
+pings() { ip netns exec "$A" ping -c "$1" -i 0.2 -W 1 198.18.2.2 | grep -q " 0% packet loss"; }
+
+# The TAP ports' cables: each side's wire i (its kernel interface, left in the side's own
+# namespace, where the TAP driver reads its link state) is joined to a veth pair between
+# the two namespaces by tc mirred both ways, a cable that neither learns nor filters MACs.
+# A cable is pulled by taking both wires down.
+tap_cables() {
+	local i s ns
+	for i in 0 1; do
+		ip -n "$A" link add "v${T_ID}a$i" type veth peer name "v${T_ID}b$i" netns "$B"
+		for s in a b; do
+			ns=$A; [ $s = b ] && ns=$B
+			ip -n "$ns" link set "v${T_ID}$s$i" up
+			mirror "$ns" "${T_ID}$s$i" "v${T_ID}$s$i"
+			mirror "$ns" "v${T_ID}$s$i" "${T_ID}$s$i"
+		done
+	done
+}
+mirror() {	# NAMESPACE FROM TO: every frame FROM receives leaves by TO
+	ip netns exec "$1" tc qdisc add dev "$2" ingress
+	ip netns exec "$1" tc filter add dev "$2" parent ffff: protocol all u32 match u32 0 0 \
+		action mirred egress redirect dev "$3"
+}
+cable() {	# LINK up|down
+	ip -n "$A" link set "${T_ID}a$1" "$2"
+	ip -n "$B" link set "${T_ID}b$1" "$2"
+}
+
+run_mode() {	# MODE ROLE_A ROLE_B
+	local mode=$1
+	say "mode $mode"
+	bond_conf a "$2" "$mode"
+	bond_conf b "$3" "$mode"
+	start_side a "$A"
+	start_side b "$B"
+	[ "$2" = tap ] && tap_cables
+	side a -c "configure terminal" -c "interface bond0" -c "ip address 198.18.2.1/24" -c "end" >/dev/null
+	side b -c "configure terminal" -c "interface bond0" -c "ip address 198.18.2.2/24" -c "end" >/dev/null
+	check "$mode: bond0 has a kernel interface, its members none" \
+		bash -c "ip -n $A link show bond0 >/dev/null && ! ip -n $A link show l0 2>/dev/null"
+	if [ "$mode" = 802.3ad ]; then
+		wait_for "802.3ad: both members distributing on both sides" lacp_up
+		out=$(side a -c "show interfaces bond0")
+		check "show interfaces bond0 gives LACP states in 802.1AX's words: $(grep -m1 'l0:' <<<"$out")" \
+			grep -q "l0: link up, active; actor active,.*collecting,distributing; partner active,.*collecting,distributing" <<<"$out"
+		check "both members carry traffic" [ "$(active a)" = l0,l1 ]
+	else
+		wait_for "active-backup: one member active" some_active
+	fi
+	check "$mode: the two kernels ping each other over bond0" pings 5
+	local was other
+	was=$(active a)
+	was=${was%%,*}
+	other=l1; [ "$was" = l1 ] && other=l0
+	if [ "$2" = tap ]; then
+		cable "${was#l}" down
+		wait_for "$mode: with $was's cable pulled, $other takes over on both sides" \
+			both_active "$other"
+	else
+		side a -c "configure terminal" -c "interface $was" -c "shutdown" -c "end" >/dev/null
+		check "$mode: $was shut down on one side is out of the bond" \
+			[ "$(side a --json -c "show interfaces bond0" | json_field "[m['in_bond'] for m in j['interfaces'][0]['members'] if m['name'] == '$was'][0]")" = False ]
+		wait_for "$mode: $other alone carries traffic on both sides" both_active "$other"
+	fi
+	check "$mode: pings go on over $other" pings 5
+	o=$(side a -c "configure terminal" -c "interface $was" -c "ip address 198.18.3.1/24" 2>&1)
+	check "$mode: a member takes no address: $o" grep -q "is a member of bond bond0: configure the bond" <<<"$o"
+	if [ "$2" = tap ]; then
+		cable "${was#l}" up
+	else
+		side a -c "configure terminal" -c "interface $was" -c "no shutdown" -c "end" >/dev/null
+	fi
+	check "$mode: and pings go on once $was is back" pings 3
+	stop_side a
+	stop_side b
+	rm -f "$T_DIR"/l*.sock
+}
+
+run_mode 802.3ad server client
+# active-backup gives a member the bond's MAC, which memif cannot take: TAP ports
+out=$(bond_conf a server active-backup; ip netns exec "$A" "$TERND" -f "$T_DIR/a.conf" 2>&1)
+check "active-backup over memif is refused in a sentence: $(grep -m1 'bond bond0' <<<"$out")" \
+	grep -q "bond bond0: active-backup gives its members the bond's MAC address, and a member's driver cannot change it" <<<"$out"
+run_mode active-backup tap tap
+tern_test_end
