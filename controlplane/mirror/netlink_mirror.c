@@ -76,6 +76,27 @@ unsigned int mirror_port_forget(unsigned int port)
 	return routes;
 }
 
+/* A sub-interface's MTU is at most its port's, as in Linux: those above it follow it down,
+ * and so do their kernel interfaces. */
+static void subifs_follow(unsigned int port)
+{
+	uint16_t mtu = dp.ports[port].mtu;
+	unsigned int i;
+
+	DP_FOREACH_IFACE(i) {
+		struct dp_port *c = &dp.ports[i];
+
+		if (c->kind != DP_PORT_VLAN || c->parent != port || c->mtu <= mtu)
+			continue;
+		c->mtu = mtu;
+		rib_port_changed(i);
+		TERN_LOG(rib, NOTICE, "%s: MTU %u, its port's", c->name, mtu);
+		if (port_ifindex[i] != 0 && nlr_link(port_ifindex[i], -1, mtu) < 0)
+			TERN_LOG(rib, WARNING, "%s: its kernel interface could not be given MTU %u",
+				 c->name, mtu);
+	}
+}
+
 int mirror_port_mtu(unsigned int i, uint32_t mtu, char *why, size_t len)
 {
 	struct dp_port *p = &dp.ports[i];
@@ -89,6 +110,7 @@ int mirror_port_mtu(unsigned int i, uint32_t mtu, char *why, size_t len)
 	p->mtu_refused = 0;
 	rib_port_changed(i);
 	TERN_LOG(rib, NOTICE, "%s: MTU %u", p->name, p->mtu);
+	subifs_follow(i);
 	return 0;
 }
 

@@ -4,7 +4,8 @@
 # [bond bond0] over its two ports. In 802.3ad both members reach distributing on both sides
 # (LACP is DPDK's bonding driver's), the two kernels ping each other over bond0, and when one
 # side shuts a member down traffic goes on over the other. The same for active-backup, whose
-# backup member takes over. show interfaces bond0 names each member's LACP states.
+# backup member takes over, and balance-xor, which goes on over the member left. show
+# interfaces bond0 names each member's LACP states; a VLAN sub-interface rides the bond.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin bond
 
@@ -119,6 +120,12 @@ run_mode() {	# MODE ROLE_A ROLE_B
 		wait_for "active-backup: one member active" some_active
 	fi
 	check "$mode: the two kernels ping each other over bond0" pings 5
+	if [ "$mode" = 802.3ad ]; then
+		side a -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.1/24" -c "end" >/dev/null
+		side b -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.2/24" -c "end" >/dev/null
+		check "802.3ad: and over sub-interface bond0.100 (VLAN 100 on the bond)" \
+			bash -c "ip netns exec $A ping -c 3 -i 0.2 -W 1 198.18.3.2 | grep -q ' 0% packet loss'"
+	fi
 	local was other
 	was=$(active a)
 	was=${was%%,*}
@@ -145,6 +152,8 @@ run_mode() {	# MODE ROLE_A ROLE_B
 	stop_side a
 	stop_side b
 	rm -f "$T_DIR"/l*.sock
+	[ "$2" = tap ] && ip -n "$A" link del "v${T_ID}a0" && ip -n "$A" link del "v${T_ID}a1"
+	return 0
 }
 
 run_mode 802.3ad server client
@@ -153,4 +162,5 @@ out=$(bond_conf a server active-backup; ip netns exec "$A" "$TERND" -f "$T_DIR/a
 check "active-backup over memif is refused in a sentence: $(grep -m1 'bond bond0' <<<"$out")" \
 	grep -q "bond bond0: active-backup gives its members the bond's MAC address, and a member's driver cannot change it" <<<"$out"
 run_mode active-backup tap tap
+run_mode balance-xor tap tap
 tern_test_end

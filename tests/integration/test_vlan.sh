@@ -46,6 +46,14 @@ out=$(ip netns exec "$H2" ping -c 5 -i 0.2 -W 1 198.18.101.2)
 check "and the QinQ host" grep -q " 0% packet loss" <<<"$out"
 check "the VLAN hosts' replies reach h2 without a tag" grep -q "bytes from 198.18.101.2" <<<"$out"
 
+tern_cli -c "configure terminal" -c "interface dp0" -c "mtu 1400" -c "end" >/dev/null
+kmtu() { ip -n "$R" -j link show "$1" | json_field 'j[0]["mtu"]'; }
+check "dp0 set to MTU 1400 takes its sub-interfaces down with it, kernel interfaces too" \
+	[ "$(if_counter dp0.100 mtu)/$(kmtu dp0.100)/$(if_counter dp0.1020 mtu)" = 1400/1400/1400 ]
+o=$(tern_cli -c "configure terminal" -c "interface dp0.100" -c "mtu 1500" 2>&1)
+check "a sub-interface takes no MTU above its port's: $o" grep -qF "a sub-interface takes MTU 68 to its port's (dp0: 1400)" <<<"$o"
+tern_cli -c "configure terminal" -c "interface dp0" -c "no mtu" -c "end" >/dev/null
+
 dmac=$(port_mac dp0)
 drops=$(err_counter drop_unknown_vlan)
 check_not "a frame on VLAN 300 gets no answer" ip netns exec "$H1" /usr/bin/python3 \
