@@ -334,7 +334,7 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 
 		if (mtu < DP_MTU_MIN || mtu > parent->mtu) {
 			snprintf(err, errlen, "a sub-interface takes MTU %u to its port's (%s: %u)",
-				 DP_MTU_MIN, parent->name, parent->mtu);
+				 (unsigned int)DP_MTU_MIN, parent->name, parent->mtu);
 			return -EINVAL;
 		}
 		if (mtu + FRAME_OVERHEAD + tags > room) {

@@ -41,9 +41,11 @@ static int encap_check(unsigned int parent, const struct dp_vlan_encap *e, unsig
 	}
 	if (e->outer_vid < DP_VLAN_VID_MIN || e->outer_vid > DP_VLAN_VID_MAX ||
 	    (e->inner_vid != 0 && e->inner_vid > DP_VLAN_VID_MAX)) {
-		snprintf(err, errlen, "VLAN id %u is out of range: expected %u to %u",
-			 e->outer_vid < DP_VLAN_VID_MIN || e->outer_vid > DP_VLAN_VID_MAX ?
-			 e->outer_vid : e->inner_vid, DP_VLAN_VID_MIN, DP_VLAN_VID_MAX);
+		unsigned int bad = e->outer_vid < DP_VLAN_VID_MIN || e->outer_vid > DP_VLAN_VID_MAX ?
+				   e->outer_vid : e->inner_vid;
+
+		snprintf(err, errlen, "VLAN id %u is out of range: expected %u to %u", bad,
+			 (unsigned int)DP_VLAN_VID_MIN, (unsigned int)DP_VLAN_VID_MAX);
 		return -EINVAL;
 	}
 	if ((e->outer_tpid == RTE_ETHER_TYPE_QINQ) != (e->inner_vid != 0)) {

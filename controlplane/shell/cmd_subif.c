@@ -27,7 +27,7 @@ static int vid_parse(struct cmd_ctx *ctx, const char *w, uint16_t *vid)
 
 	if (*w == '\0' || *end != '\0' || v < DP_VLAN_VID_MIN || v > DP_VLAN_VID_MAX)
 		return cmd_error(ctx, -EINVAL, "%% VLAN id %s is out of range: expected %u to %u", w,
-				 DP_VLAN_VID_MIN, DP_VLAN_VID_MAX);
+				 (unsigned int)DP_VLAN_VID_MIN, (unsigned int)DP_VLAN_VID_MAX);
 	*vid = v;
 	return 0;
 }
