@@ -60,6 +60,9 @@ check_not "a frame on VLAN 300 gets no answer" ip netns exec "$H1" /usr/bin/pyth
 	"$(dirname "$0")/vlan_host.py" probe "$W0" "$hmac" "$dmac" 300 198.18.0.2 198.18.0.1
 check "it is counted as drop_unknown_vlan ($drops -> $(err_counter drop_unknown_vlan))" \
 	[ "$(err_counter drop_unknown_vlan)" -gt "$drops" ]
+check "a packet from VLAN 100 whose TTL runs out gets time exceeded from dp0.100's address, tagged 100" \
+	ip netns exec "$H1" /usr/bin/python3 "$(dirname "$0")/vlan_host.py" probe "$W0" "$hmac" "$dmac" \
+	100 198.18.100.2 198.18.1.2 1 198.18.100.1
 check "a priority-tagged (VLAN 0) ping to dp0 is answered as an untagged one" ip netns exec "$H1" \
 	/usr/bin/python3 "$(dirname "$0")/vlan_host.py" probe "$W0" "$hmac" "$dmac" 0 198.18.0.2 198.18.0.1
 

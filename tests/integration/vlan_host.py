@@ -4,7 +4,9 @@
 its addresses on each VLAN, or sends one echo request and waits for the reply.
 
   vlan_host.py serve IFACE MAC VLAN=ADDR...     VLAN: 100 (802.1Q) or 10.20 (802.1ad 10, 802.1Q 20)
-  vlan_host.py probe IFACE MAC DST_MAC VLAN SRC DST   VLAN: as above, 0 (priority-tagged) or none
+  vlan_host.py probe IFACE MAC DST_MAC VLAN SRC DST [TTL FROM]
+      VLAN: as above, 0 (priority-tagged) or none; with TTL, the answer awaited is an ICMP time
+      exceeded from FROM on the same VLAN
 
 The kernel takes a frame's outer tag off before a packet socket sees it (PACKET_AUXDATA gives it
 back); frames are sent with their tags in their bytes."""
@@ -116,20 +118,26 @@ def serve(iface, mac, entries):
                 s.send(frame(src, me, vlan, ETH_P_IP, reply))
 
 
-def probe(iface, mac, dst_mac, vlan, src, dst):
+def probe(iface, mac, dst_mac, vlan, src, dst, ttl=64, sender=None):
     me = mac_bytes(mac)
     s = open_socket(iface)
     ident = 0x7e57
-    s.send(frame(mac_bytes(dst_mac), me, vlan, ETH_P_IP, ipv4(src, dst, 1, icmp(8, ident, 1, b"tern-vlan-probe"))))
+    s.send(frame(mac_bytes(dst_mac), me, vlan, ETH_P_IP,
+                 ipv4(src, dst, 1, icmp(8, ident, 1, b"tern-vlan-probe"), int(ttl))))
+    # the echo reply from dst, or with a TTL given the time exceeded from sender, on our VLAN
+    want_src, want_type = socket.inet_aton(sender or dst), 11 if sender else 0
+    want_vlan = "none" if vlan in ("0", "none") else vlan
     end = time.time() + 2
     while time.time() < end:
         if not select.select([s], [], [], max(0.0, end - time.time()))[0]:
             break
-        _, _, body = receive(s)
+        got_vlan, _, body = receive(s)
         etype, p = struct.unpack("!H", body[:2])[0], body[2:]
-        if etype == ETH_P_IP and len(p) >= 28 and p[9] == 1 and p[12:16] == socket.inet_aton(dst) and \
-                p[20] == 0 and struct.unpack("!H", p[24:26])[0] == ident:
-            return 0
+        if etype != ETH_P_IP or len(p) < 28 or p[9] != 1 or p[12:16] != want_src or p[20] != want_type:
+            continue
+        if sender is None and struct.unpack("!H", p[24:26])[0] != ident:
+            continue
+        return 0 if got_vlan == want_vlan else 2
     return 1
 
 
@@ -137,4 +145,4 @@ if __name__ == "__main__":
     if sys.argv[1] == "serve":
         serve(sys.argv[2], sys.argv[3], sys.argv[4:])
     else:
-        sys.exit(probe(*sys.argv[2:8]))
+        sys.exit(probe(*sys.argv[2:]))
