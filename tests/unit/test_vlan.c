@@ -49,7 +49,8 @@ static struct frame tagged(uint32_t dst, const uint8_t *tags, unsigned int len)
 	rte_ether_unformat_addr("02:00:00:00:b0:00", &peer);
 	memcpy(f.b, &own, 6);
 	memcpy(f.b + 6, &peer, 6);
-	memcpy(f.b + 12, tags, len);
+	if (len)
+		memcpy(f.b + 12, tags, len);
 	f.b[12 + len] = 0x08;
 	f.b[12 + len + 1] = 0x00;
 	ip->version_ihl = RTE_IPV4_VHL_DEF;
