@@ -98,7 +98,9 @@ static void on_events(struct ev_handler *h, uint32_t events);
 
 static int subscribe(char *err, size_t errlen)
 {
-	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH;
+	/* RTNLGRP_NEXTHOP is group 32, the last a bind's mask reaches */
+	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH |
+			      1u << (RTNLGRP_NEXTHOP - 1);
 	int fd, v = want_rcvbuf;
 	socklen_t len = sizeof(v);
 
@@ -145,8 +147,13 @@ static int dump_tables(unsigned int helper_lcore)
 	int rc;
 
 	if ((rc = netlink_dump(RTM_GETLINK, AF_UNSPEC, apply_one, NULL)) < 0 ||
-	    (rc = netlink_dump(RTM_GETADDR, AF_INET, apply_one, NULL)) < 0 ||
-	    (rc = netlink_dump_ahead(RTM_GETROUTE, AF_INET, apply_one, NULL, helper_lcore)) < 0 ||
+	    (rc = netlink_dump(RTM_GETADDR, AF_INET, apply_one, NULL)) < 0)
+		return rc;
+	/* nexthop objects before the routes that name them; a kernel without them says so */
+	rc = netlink_dump(RTM_GETNEXTHOP, AF_UNSPEC, apply_one, NULL);
+	if (rc < 0 && rc != -EOPNOTSUPP && rc != -EINVAL)
+		return rc;
+	if ((rc = netlink_dump_ahead(RTM_GETROUTE, AF_INET, apply_one, NULL, helper_lcore)) < 0 ||
 	    (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0)
 		return rc;
 	return 0;
@@ -176,6 +183,7 @@ int netlink_resync(void)
 		return rc;
 	}
 	rib_mark_begin();
+	nhobj_clear();	/* the dump brings back those that are still there */
 	rc = dump_all();
 	swept = rib_sweep();
 	stats.swept += swept;
@@ -295,13 +303,13 @@ static void on_batch_due(struct ev_handler *h, uint32_t events)
 }
 
 int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned int helper_lcore,
-		  char *err, size_t errlen)
+		  unsigned int max_routes, char *err, size_t errlen)
 {
 	uint64_t t0, dumped;	/* monotonic ms */
 	int rc, published;
 
 	buf = malloc(NL_BUF);
-	if (buf == NULL)
+	if (buf == NULL || nhobj_init(max_routes) < 0)
 		return -ENOMEM;
 	want_rcvbuf = rcvbuf;
 	batch_interval_ns = (uint64_t)batch_interval_us * 1000;

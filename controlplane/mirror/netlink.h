@@ -40,7 +40,7 @@ struct nl_stats {
  * dump ahead while this thread applies it. Later changes reach the FIB in batches at least
  * batch_interval_us apart (0: each read of the socket is a batch). */
 int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned int helper_lcore,
-		  char *err, size_t errlen);
+		  unsigned int max_routes, char *err, size_t errlen);
 void netlink_stop(void);
 /* Processes whatever the kernel has sent so far (after a config change), whether or not the
  * batch interval is over. */
@@ -64,6 +64,24 @@ void mirror_apply(const struct nl_msg *m, struct nl_stats *st);
 /* What the FIB should hold for a kernel route: 0 and *s, or -ENODEV/-ENOTSUP (not mirrored). */
 int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s);
 enum rib_add_mode mirror_add_mode(uint16_t flags);
+/* The kernel's nexthop objects (nexthop_objects.c): routes that name one (RTA_NH_ID) are
+ * resolved through it, and again when it changes or goes. */
+struct nhobj_stats {
+	uint64_t messages;		/* RTM_NEWNEXTHOP and RTM_DELNEXTHOP applied */
+	unsigned int objects;		/* kept */
+	unsigned int routes;		/* routes that name one */
+	uint64_t refused;		/* objects beyond the table */
+	uint64_t routes_untracked;	/* routes beyond the route index */
+};
+int nhobj_init(unsigned int max_routes);
+void nhobj_apply(const struct nl_nexthop *n, bool del);
+int nhobj_spec(uint32_t id, struct rib_nh_spec *s);
+void nhobj_route_track(const struct nl_route *r, bool del);
+void nhobj_clear(void);
+void nhobj_stats(struct nhobj_stats *out);
+/* The route again as the kernel has it (its object resolved anew), or gone when it cannot be. */
+void mirror_route_refresh(const struct nl_route *r);
+
 /* ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1. */
 uint32_t mirror_port_ifindex(unsigned int port);
 int mirror_ifindex_port(uint32_t ifindex);

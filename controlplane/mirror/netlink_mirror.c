@@ -214,7 +214,7 @@ int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 	if (rib_table_rank(r->table) < 0 || r->tos != 0)
 		return -ENOTSUP;
 	switch (r->type) {
-	case RTN_UNICAST: return unicast_nh(r, s);
+	case RTN_UNICAST: return r->nh_id ? nhobj_spec(r->nh_id, s) : unicast_nh(r, s);
 	case RTN_LOCAL:
 	case RTN_BROADCAST: s->type = RIB_NH_LOCAL; return 0;
 	case RTN_BLACKHOLE: s->type = RIB_NH_BLACKHOLE; return 0;
@@ -244,10 +244,14 @@ static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 	struct rib_nh_spec s;
 	int rc;
 
+	nhobj_route_track(r, m->del);
 	rc = mirror_route_nh(r, &s);
 	if (m->del) {
-		/* the kernel names the route it removed: one of several of that table and metric */
-		if (rc == 0)
+		/* the kernel names the route it removed: one of several of that table and metric
+		 * (through an object, which may have changed since, the one there is) */
+		if (r->nh_id)
+			rib_route_del(r->prefix, r->len, r->table, r->priority, NULL);
+		else if (rc == 0)
 			rib_route_del(r->prefix, r->len, r->table, r->priority, &s);
 		return;
 	}
@@ -259,6 +263,18 @@ static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 	if (rc < 0 && ++st->routes_refused)
 		TERN_LOG_RATELIMITED(rib, WARNING, "cannot mirror route " IP4_FMT "/%u: %s",
 				     IP4_ARGS(r->prefix), r->len, strerror(-rc));
+}
+
+void mirror_route_refresh(const struct nl_route *r)
+{
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = r->protocol,
+				     .metric = r->priority, .table = r->table };
+	struct rib_nh_spec s;
+
+	if (mirror_route_nh(r, &s) == 0)
+		rib_route_add(r->prefix, r->len, &a, &s, RIB_ADD_REPLACE);
+	else
+		rib_route_del(r->prefix, r->len, r->table, r->priority, NULL);
 }
 
 static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
@@ -289,6 +305,7 @@ void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
 	case NL_ADDR: st->addrs++; apply_addr(m, st); break;
 	case NL_ROUTE: st->routes++; apply_route(m, st); break;
 	case NL_NEIGH: st->neighs++; apply_neigh(m, st); break;
+	case NL_NEXTHOP: nhobj_apply(&m->nexthop, m->del); break;
 	case NL_IGNORED: break;
 	}
 }

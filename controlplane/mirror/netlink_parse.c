@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Parsing of rtnetlink link, address, route and neighbour messages with libmnl. */
+/* Parsing of rtnetlink link, address, route, neighbour and nexthop messages with libmnl. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <string.h>
@@ -8,6 +8,7 @@
 #include <linux/if.h>
 #include <linux/if_addr.h>
 #include <linux/neighbour.h>
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
 #include "controlplane/mirror/netlink_parse.h"
@@ -159,6 +160,8 @@ static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv
 		return -EINVAL;
 	if (t.tb[RTA_PRIORITY] && get_u32(t.tb[RTA_PRIORITY], &r->priority) < 0)
 		return -EINVAL;
+	if (t.tb[RTA_NH_ID] && get_u32(t.tb[RTA_NH_ID], &r->nh_id) < 0)
+		return -EINVAL;
 	if (t.tb[RTA_MULTIPATH])
 		return parse_multipath(t.tb[RTA_MULTIPATH], r);
 	if (t.tb[RTA_OIF] || t.tb[RTA_GATEWAY]) {
@@ -200,6 +203,50 @@ static int parse_neigh(const struct nlmsghdr *nlh, struct nl_neigh *n, bool *ipv
 	return 0;
 }
 
+static int parse_nexthop(const struct nlmsghdr *nlh, struct nl_nexthop *n)
+{
+	const struct nhmsg *nhm;
+	struct attrs t = { 0 };
+	int rc;
+
+	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*nhm)))
+		return -EBADMSG;
+	nhm = mnl_nlmsg_get_payload(nlh);
+	if (mnl_attr_parse(nlh, sizeof(*nhm), collect, &t) < 0 || t.tb[NHA_ID] == NULL)
+		return -EBADMSG;
+	memset(n, 0, sizeof(*n));
+	if ((rc = get_u32(t.tb[NHA_ID], &n->id)) < 0 || n->id == 0)
+		return -EINVAL;
+	if (t.tb[NHA_GROUP]) {
+		const struct nexthop_grp *g = mnl_attr_get_payload(t.tb[NHA_GROUP]);
+		size_t len = mnl_attr_get_payload_len(t.tb[NHA_GROUP]), i;
+
+		if (len == 0 || len % sizeof(*g) != 0 || len / sizeof(*g) > NL_MAX_PATHS)
+			return -EINVAL;
+		n->nb_members = len / sizeof(*g);
+		for (i = 0; i < n->nb_members; i++) {
+			if (g[i].id == 0)
+				return -EINVAL;
+			n->members[i].id = g[i].id;
+			n->members[i].weight = g[i].weight + 1;
+		}
+		n->ipv4 = true;
+		return 0;
+	}
+	if (t.tb[NHA_BLACKHOLE]) {
+		n->blackhole = n->ipv4 = true;
+		return 0;
+	}
+	if (nhm->nh_family != AF_INET || t.tb[NHA_FDB] || t.tb[NHA_ENCAP])
+		return 0;	/* IPv6, a bridge's or a tunnel's: nothing ternd forwards by */
+	n->ipv4 = true;
+	if (t.tb[NHA_OIF] && (rc = get_u32(t.tb[NHA_OIF], &n->ifindex)) < 0)
+		return rc;
+	if (t.tb[NHA_GATEWAY] && (rc = get_ip4(t.tb[NHA_GATEWAY], &n->gw)) < 0)
+		return rc;
+	return 0;
+}
+
 int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 {
 	bool ipv4 = true;
@@ -234,6 +281,11 @@ int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 		rc = parse_neigh(nlh, &out->neigh, &ipv4);
 		out->kind = ipv4 ? NL_NEIGH : NL_IGNORED;
 		return rc;
+	case RTM_NEWNEXTHOP:
+	case RTM_DELNEXTHOP:
+		out->del = nlh->nlmsg_type == RTM_DELNEXTHOP;
+		out->kind = NL_NEXTHOP;
+		return parse_nexthop(nlh, &out->nexthop);
 	}
 	return 0;
 }

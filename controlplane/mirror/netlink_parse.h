@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rtnetlink messages parsed and checked in one place before anything acts on
- * them: links, IPv4 addresses, IPv4 routes and neighbours. Pure functions: a
+ * them: links, IPv4 addresses, IPv4 routes, neighbours and nexthop objects. Pure functions: a
  * malformed message gets -EINVAL or -EBADMSG and changes nothing.
  */
 #ifndef TERN_NETLINK_PARSE_H
@@ -20,6 +20,7 @@ enum nl_kind {
 	NL_ADDR,
 	NL_ROUTE,
 	NL_NEIGH,
+	NL_NEXTHOP,
 	NL_IGNORED,	/* well-formed but of no interest (another family, a done message) */
 };
 
@@ -53,6 +54,7 @@ struct nl_route {
 	uint8_t protocol;	/* RTPROT_KERNEL, RTPROT_STATIC, RTPROT_BIRD, ... */
 	uint8_t tos;
 	uint32_t priority;	/* metric */
+	uint32_t nh_id;		/* RTA_NH_ID: through a kernel nexthop object; 0: none */
 	unsigned int nb_paths;
 	struct nl_path paths[NL_MAX_PATHS];
 };
@@ -65,6 +67,20 @@ struct nl_neigh {
 	bool has_mac;
 };
 
+/* A kernel nexthop object (RTM_NEWNEXTHOP): one hop, a blackhole, or a group of others. */
+struct nl_nexthop {
+	uint32_t id;
+	bool ipv4;		/* an IPv4 hop, a blackhole or a group: what ternd can mirror */
+	bool blackhole;
+	uint32_t ifindex;
+	uint32_t gw;		/* host order; 0: on-link */
+	unsigned int nb_members;	/* a group's */
+	struct {
+		uint32_t id;
+		uint16_t weight;	/* 1..256 */
+	} members[NL_MAX_PATHS];
+};
+
 struct nl_msg {
 	enum nl_kind kind;
 	bool del;		/* RTM_DEL* */
@@ -74,6 +90,7 @@ struct nl_msg {
 		struct nl_addr addr;
 		struct nl_route route;
 		struct nl_neigh neigh;
+		struct nl_nexthop nexthop;
 	};
 };
 

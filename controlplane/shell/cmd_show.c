@@ -489,14 +489,21 @@ static void netlink_cost(struct render *r, const struct nl_stats *s)
 static int cmd_show_netlink(struct cmd_ctx *ctx)
 {
 	const struct nl_stats *s = netlink_stats();
+	struct nhobj_stats nh;
 	struct render r;
 
+	nhobj_stats(&nh);
 	render_begin(&r, ctx);
 	render_uint(&r, "messages", "messages %lu: ", s->messages);
 	render_uint(&r, "links", "links %lu, ", s->links);
 	render_uint(&r, "addresses", "addresses %lu, ", s->addrs);
 	render_uint(&r, "routes", "routes %lu, ", s->routes);
-	render_uint(&r, "neighbors", "neighbours %lu\n", s->neighs);
+	render_uint(&r, "neighbors", "neighbours %lu, ", s->neighs);
+	render_uint(&r, "nexthop_messages", "nexthop objects %lu\n", nh.messages);
+	render_uint(&r, "nexthop_objects", "nexthop objects kept %lu, ", nh.objects);
+	render_uint(&r, "nexthop_routes", "routes through them %lu, ", nh.routes);
+	render_uint(&r, "nexthops_refused", "refused %lu", nh.refused);
+	render_uint(&r, "nexthop_routes_untracked", " (and routes %lu)\n", nh.routes_untracked);
 	render_uint(&r, "malformed", "malformed %lu, ", s->malformed);
 	render_uint(&r, "routes_skipped", "routes not mirrored %lu (other tables, not via a port)\n",
 		    s->routes_skipped);

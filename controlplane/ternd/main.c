@@ -392,7 +392,8 @@ int main(int argc, char **argv)
 	t_dp = tern_log_now_ms();
 	if (rc == 0)
 		rc = netlink_start(cfg.netlink_rcvbuf, cfg.netlink_batch_us,
-				   dp.nb_workers ? dp.workers[0].lcore : RTE_MAX_LCORE, err, sizeof(err));
+				   dp.nb_workers ? dp.workers[0].lcore : RTE_MAX_LCORE, cfg.fib_routes,
+				   err, sizeof(err));
 	t_nl = tern_log_now_ms();
 	if (rc == 0)
 		rc = dataplane_go(err, sizeof(err));

@@ -18,6 +18,8 @@ static int check_one(const struct nlmsghdr *nlh, void *data)
 		__builtin_trap();
 	if (m.kind == NL_ADDR && m.addr.len > 32)
 		__builtin_trap();
+	if (m.kind == NL_NEXTHOP && (m.nexthop.nb_members > NL_MAX_PATHS || m.nexthop.id == 0))
+		__builtin_trap();
 	return 0;
 }
 

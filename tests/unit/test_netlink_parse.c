@@ -5,6 +5,7 @@
  * padding was read past the buffer (an input of fuzz_netlink: an IFLA_IFNAME of 7 bytes
  * in a 46-byte RTM_DELLINK).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include <libmnl/libmnl.h>
+#include <linux/nexthop.h>
 #include <linux/rtnetlink.h>
 
 #include "controlplane/mirror/netlink_parse.h"
@@ -76,12 +79,102 @@ static void test_a_length_near_2_to_the_32_is_refused(void **state)
 	assert_int_equal(n, 0);
 }
 
+/* An RTM_NEWNEXTHOP of family fam and id into buf. */
+static struct nlmsghdr *nexthop_msg(char *buf, uint8_t fam, uint32_t id)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct nhmsg *nhm;
+
+	nlh->nlmsg_type = RTM_NEWNEXTHOP;
+	nhm = mnl_nlmsg_put_extra_header(nlh, sizeof(*nhm));
+	nhm->nh_family = fam;
+	mnl_attr_put_u32(nlh, NHA_ID, id);
+	return nlh;
+}
+
+static void test_nexthop_objects_parse(void **state)
+{
+	char buf[512];
+	struct nexthop_grp g[2] = { { .id = 100, .weight = 0 }, { .id = 101, .weight = 2 } };
+	struct nlmsghdr *nlh;
+	struct nl_msg m;
+
+	(void)state;
+	nlh = nexthop_msg(buf, AF_INET, 7);
+	mnl_attr_put_u32(nlh, NHA_OIF, 3);
+	mnl_attr_put_u32(nlh, NHA_GATEWAY, htonl(0xc6120102));
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_int_equal(m.kind, NL_NEXTHOP);
+	assert_true(m.nexthop.ipv4);
+	assert_int_equal(m.nexthop.id, 7);
+	assert_int_equal(m.nexthop.ifindex, 3);
+	assert_int_equal(m.nexthop.gw, 0xc6120102);
+
+	nlh = nexthop_msg(buf, AF_UNSPEC, 200);
+	mnl_attr_put(nlh, NHA_GROUP, sizeof(g), g);
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_int_equal(m.nexthop.nb_members, 2);
+	assert_int_equal(m.nexthop.members[0].weight, 1);
+	assert_int_equal(m.nexthop.members[1].id, 101);
+	assert_int_equal(m.nexthop.members[1].weight, 3);
+
+	nlh = nexthop_msg(buf, AF_UNSPEC, 9);
+	mnl_attr_put(nlh, NHA_BLACKHOLE, 0, NULL);
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_true(m.nexthop.blackhole);
+
+	/* IPv6: kept as not ternd's */
+	nlh = nexthop_msg(buf, AF_INET6, 10);
+	mnl_attr_put_u32(nlh, NHA_OIF, 3);
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_false(m.nexthop.ipv4);
+
+	/* a group cut inside a member, a member of id 0, an object of id 0: refused */
+	nlh = nexthop_msg(buf, AF_UNSPEC, 201);
+	mnl_attr_put(nlh, NHA_GROUP, sizeof(g) - 1, g);
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+	g[0].id = 0;
+	nlh = nexthop_msg(buf, AF_UNSPEC, 202);
+	mnl_attr_put(nlh, NHA_GROUP, sizeof(g), g);
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+	nlh = nexthop_msg(buf, AF_INET, 0);
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+	/* a gateway that is not 4 bytes */
+	nlh = nexthop_msg(buf, AF_INET, 11);
+	mnl_attr_put(nlh, NHA_GATEWAY, 3, "abc");
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+}
+
+static void test_a_route_names_its_nexthop_object(void **state)
+{
+	char buf[512];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct rtmsg *rtm;
+	struct nl_msg m;
+
+	(void)state;
+	nlh->nlmsg_type = RTM_NEWROUTE;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = AF_INET;
+	rtm->rtm_dst_len = 24;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	rtm->rtm_type = RTN_UNICAST;
+	mnl_attr_put_u32(nlh, RTA_DST, htonl(0xc6131400));
+	mnl_attr_put_u32(nlh, RTA_NH_ID, 100);
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_int_equal(m.kind, NL_ROUTE);
+	assert_int_equal(m.route.nh_id, 100);
+	assert_int_equal(m.route.nb_paths, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_message_short_of_its_padding_is_refused),
 		cmocka_unit_test(test_the_same_message_with_its_padding_is_walked),
 		cmocka_unit_test(test_a_length_near_2_to_the_32_is_refused),
+		cmocka_unit_test(test_nexthop_objects_parse),
+		cmocka_unit_test(test_a_route_names_its_nexthop_object),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
