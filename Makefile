@@ -162,6 +162,7 @@ bench: check-deps static-bench
 	@TABLE=1m GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/bench.sh build/native
 	@bench/pipeline.sh build/native
 	@bench/exception.sh build/native
+	@bench/nexthop_replace.sh build/native
 	@bench/mirror_scale.sh build/native
 	@bench/neigh_scale.sh build/native
 	@bench/rfc2544_compare.sh build/native

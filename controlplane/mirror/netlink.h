@@ -72,6 +72,7 @@ struct nhobj_stats {
 	unsigned int routes;		/* routes that name one */
 	uint64_t refused;		/* objects beyond the table */
 	uint64_t routes_untracked;	/* routes beyond the route index */
+	uint64_t replaced_in_place;	/* replaces that changed one nexthop, not its routes */
 };
 int nhobj_init(unsigned int max_routes);
 void nhobj_apply(const struct nl_nexthop *n, bool del);

@@ -80,6 +80,7 @@ int nhobj_spec(uint32_t id, struct rib_nh_spec *s)
 	memset(s, 0, sizeof(*s));
 	if (n == NULL || !n->ipv4)
 		return -ENODEV;
+	s->knh = id;	/* the routes through one object share one nexthop of ternd's */
 	if (n->blackhole) {
 		s->type = RIB_NH_BLACKHOLE;
 		return 0;
@@ -124,8 +125,8 @@ void nhobj_route_track(const struct nl_route *r, bool del)
 	}
 }
 
-/* Whether object id is one of set, or a group that holds one of them. */
-static bool names(uint32_t id, const uint32_t *set, unsigned int n)
+/* Whether object id is one of set, or (unless direct) a group that holds one of them. */
+static bool names(uint32_t id, const uint32_t *set, unsigned int n, bool direct)
 {
 	const struct nl_nexthop *o;
 	unsigned int i, j;
@@ -133,6 +134,8 @@ static bool names(uint32_t id, const uint32_t *set, unsigned int n)
 	for (i = 0; i < n; i++)
 		if (id == set[i])
 			return true;
+	if (direct)
+		return false;
 	o = obj_get(id);
 	for (j = 0; o != NULL && j < o->nb_members; j++)
 		for (i = 0; i < n; i++)
@@ -143,7 +146,7 @@ static bool names(uint32_t id, const uint32_t *set, unsigned int n)
 
 /* Every route through one of the objects in set, resolved again (or removed); those that
  * named gone, an object the kernel removed with its routes, are forgotten. */
-static unsigned int routes_refresh(const uint32_t *set, unsigned int n, uint32_t gone)
+static unsigned int routes_refresh(const uint32_t *set, unsigned int n, uint32_t gone, bool direct)
 {
 	struct route_key *forget = NULL, *more;
 	unsigned int count = 0, nb_forget = 0, cap = 0, i;
@@ -159,7 +162,7 @@ static unsigned int routes_refresh(const uint32_t *set, unsigned int n, uint32_t
 			.nh_id = (uint32_t)v,
 		};
 
-		if (!names(r.nh_id, set, n))
+		if (!names(r.nh_id, set, n, direct))
 			continue;
 		mirror_route_refresh(&r);
 		count++;
@@ -179,6 +182,33 @@ static unsigned int routes_refresh(const uint32_t *set, unsigned int n, uint32_t
 			st.routes--;
 	free(forget);
 	return count;
+}
+
+/*
+ * A replaced object and the groups that hold it, each changed in place where routes go
+ * through it: the routes keep their nexthop, whose entry changes, so the FIB is not
+ * touched however many share it. An object no route of the RIB goes through may still be
+ * named by routes that could not be resolved before: those are resolved again. False when
+ * an object cannot be resolved now, whose routes must go (routes_refresh).
+ */
+static bool replace_in_place(const uint32_t *set, unsigned int n)
+{
+	struct rib_nh_spec spec;
+	unsigned int i;
+	int rc;
+
+	for (i = 0; i < n; i++)
+		if (nhobj_spec(set[i], &spec) < 0)
+			return false;
+	for (i = 0; i < n; i++) {
+		nhobj_spec(set[i], &spec);
+		rc = rib_nh_replace_object(set[i], &spec);
+		if (rc == -ENOENT)
+			routes_refresh(&set[i], 1, 0, true);
+		else if (rc < 0)
+			return false;
+	}
+	return true;
 }
 
 void nhobj_apply(const struct nl_nexthop *n, bool del)
@@ -210,7 +240,7 @@ void nhobj_apply(const struct nl_nexthop *n, bool del)
 				set[nb++] = o->id;
 			o->nb_members = j;
 		}
-		refreshed = routes_refresh(set, nb, n->id);
+		refreshed = routes_refresh(set, nb, n->id, false);
 		free(old);
 		TERN_LOG(rib, DEBUG, "nexthop %u removed: %u routes resolved again", n->id, refreshed);
 		return;
@@ -228,11 +258,25 @@ void nhobj_apply(const struct nl_nexthop *n, bool del)
 		}
 		st.objects++;
 		/* routes that came before their object, in a dump's order, resolve now */
-		routes_refresh(set, nb, 0);
+		routes_refresh(set, nb, 0, false);
 		return;
 	}
 	*old = *n;	/* a replace: the routes through it, and through groups holding it */
-	refreshed = routes_refresh(set, nb, 0);
+	while (rte_hash_iterate(objs, &key, &d, &iter) >= 0) {
+		unsigned int i;
+
+		o = d;
+		for (i = 0; i < o->nb_members && nb < RTE_DIM(set); i++)
+			if (o->members[i].id == n->id) {
+				set[nb++] = o->id;
+				break;
+			}
+	}
+	if (replace_in_place(set, nb)) {
+		st.replaced_in_place++;
+		return;
+	}
+	refreshed = routes_refresh(set, nb, 0, false);
 	TERN_LOG(rib, DEBUG, "nexthop %u replaced: %u routes resolved again", n->id, refreshed);
 }
 

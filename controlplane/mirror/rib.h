@@ -38,6 +38,7 @@ struct rib_hop {
 
 struct rib_nh_spec {
 	enum rib_nh_type type;
+	uint32_t knh;				/* the kernel nexthop object it comes from; 0: none */
 	struct rib_hop hop;			/* GATEWAY, CONNECTED */
 	uint8_t nb_members;			/* GROUP */
 	struct rib_hop members[RIB_GROUP_MAX];	/* GROUP; a weight-w member appears w times */
@@ -114,6 +115,12 @@ int rib_addr_add(uint16_t port, uint32_t ip, uint8_t len);
 int rib_addr_del(uint16_t port, uint32_t ip, uint8_t len);
 int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent);
 int rib_neigh_del(uint16_t port, uint32_t ip);
+/*
+ * The nexthop of the routes through kernel nexthop object knh becomes s (whose knh is knh):
+ * in place, one dataplane update however many routes share it. -ENOENT when no route goes
+ * through knh.
+ */
+int rib_nh_replace_object(uint32_t knh, const struct rib_nh_spec *s);
 /* Re-derives every nexthop on a port (after its MAC or MTU changed). */
 int rib_port_changed(uint16_t port);
 

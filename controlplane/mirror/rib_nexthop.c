@@ -22,6 +22,7 @@
 
 struct nh_obj {
 	enum rib_nh_type type;
+	uint32_t knh;		/* the kernel nexthop object whose routes share it; 0: none */
 	struct rib_hop hop;
 	uint32_t refcnt;
 	bool used;
@@ -102,9 +103,10 @@ static int nh_publish(uint32_t id)
 	return dp_nh_set(id, &nh, NULL);
 }
 
-static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct rib_hop *h)
+static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct rib_hop *h,
+		   uint32_t knh)
 {
-	if (o->type != type)
+	if (o->type != type || o->knh != knh)
 		return false;
 	if (type == RIB_NH_GATEWAY)
 		return o->hop.port == h->port && o->hop.gw == h->gw;
@@ -117,11 +119,11 @@ static bool group_is(const struct nh_obj *o, const struct rib_nh_spec *s)
 {
 	unsigned int i;
 
-	if (o->type != RIB_NH_GROUP || o->nb_members != s->nb_members)
+	if (o->type != RIB_NH_GROUP || o->nb_members != s->nb_members || o->knh != s->knh)
 		return false;
 	for (i = 0; i < s->nb_members; i++)
 		if (!hop_is(&nhs[o->members[i]], s->members[i].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED,
-			    &s->members[i]))
+			    &s->members[i], 0))
 			return false;
 	return true;
 }
@@ -191,13 +193,17 @@ static void nh_unalloc(uint32_t id)
 	nh_free[nb_nh_free++] = id;
 }
 
-/* The id of the nexthop of that type and hop, or of that group; 0 when none (no reference). */
-static uint32_t nh_find_hop(enum rib_nh_type type, const struct rib_hop *hop)
+/*
+ * The id of the nexthop of that type and hop (and kernel object), or of that group; 0 when
+ * none (no reference). A kernel object's nexthop hangs on the chain of its hop, beside the
+ * others of that hop: a neighbour's change finds them all there.
+ */
+static uint32_t nh_find_hop(enum rib_nh_type type, const struct rib_hop *hop, uint32_t knh)
 {
 	uint32_t h = hop_hash(type, hop), i;
 
 	for (i = nh_chain[h & (NH_BUCKETS - 1)]; i != 0; i = nhs[i].next)
-		if (nhs[i].hash == h && nhs[i].used && hop_is(&nhs[i], type, hop))
+		if (nhs[i].hash == h && nhs[i].used && hop_is(&nhs[i], type, hop, knh))
 			return i;
 	return 0;
 }
@@ -214,20 +220,22 @@ static uint32_t nh_find_group(const struct rib_nh_spec *s)
 
 uint32_t rib_nh_find(const struct rib_nh_spec *s)
 {
-	return s->type == RIB_NH_GROUP ? nh_find_group(s) : nh_find_hop(s->type, &s->hop);
+	return s->type == RIB_NH_GROUP ? nh_find_group(s) : nh_find_hop(s->type, &s->hop, s->knh);
 }
 
-static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint32_t *id)
+static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint32_t knh,
+			 uint32_t *id)
 {
 	int rc;
 
-	if ((*id = nh_find_hop(type, hop)) != 0) {
+	if ((*id = nh_find_hop(type, hop, knh)) != 0) {
 		nhs[*id].refcnt++;
 		return 0;
 	}
 	if ((rc = nh_alloc(id)) < 0)
 		return rc;
 	nhs[*id].type = type;
+	nhs[*id].knh = knh;
 	if (type == RIB_NH_GATEWAY || type == RIB_NH_CONNECTED)
 		nhs[*id].hop = *hop;
 	chain_insert(*id, hop_hash(type, hop));
@@ -244,7 +252,7 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 	int rc;
 
 	if (s->type != RIB_NH_GROUP)
-		return nh_get_simple(s->type, &s->hop, id);
+		return nh_get_simple(s->type, &s->hop, s->knh, id);
 	if (s->nb_members == 0 || s->nb_members > RIB_GROUP_MAX)
 		return -EINVAL;
 	if ((*id = nh_find_group(s)) != 0) {
@@ -254,6 +262,7 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 	if ((rc = nh_alloc(&g)) < 0)
 		return rc;
 	nhs[g].type = RIB_NH_GROUP;
+	nhs[g].knh = s->knh;
 	chain_insert(g, group_hash(s));
 	nhs[g].members = calloc(s->nb_members, sizeof(uint32_t));
 	if (nhs[g].members == NULL) {
@@ -262,7 +271,7 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 	}
 	for (m = 0; m < s->nb_members; m++) {
 		rc = nh_get_simple(s->members[m].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED,
-				   &s->members[m], &nhs[g].members[m]);
+				   &s->members[m], 0, &nhs[g].members[m]);
 		if (rc < 0) {
 			nhs[g].nb_members = m;
 			rib_nh_put(g);
@@ -341,6 +350,7 @@ void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out)
 	unsigned int m;
 
 	out->type = o->type;
+	out->knh = o->knh;
 	out->hop = o->hop;
 	out->nb_members = o->nb_members;
 	for (m = 0; m < o->nb_members; m++)
@@ -352,16 +362,24 @@ enum rib_nh_type rib_nh_kind_of(uint32_t id)
 	return nhs[id].type;
 }
 
-/* Republishes the nexthop through (port, ip): the neighbour's one dependant (nexthops are
- * shared, and groups name their members by id); or, when ip is 0, every nexthop on port. */
+/* Republishes the nexthops through (port, ip): the neighbour's dependants (the hop's own and
+ * kernel objects'; groups name their members by id); or, when ip is 0, every nexthop on port. */
 int rib_nh_refresh(uint16_t port, uint32_t ip)
 {
 	struct rib_hop hop = { .port = port, .gw = ip };
 	uint32_t i;
 	int rc = 0;
 
-	if (ip != 0)
-		return (i = nh_find_hop(RIB_NH_GATEWAY, &hop)) != 0 ? nh_publish(i) : 0;
+	if (ip != 0) {
+		uint32_t h = hop_hash(RIB_NH_GATEWAY, &hop);
+
+		/* the hop's own, and those of kernel objects through it */
+		for (i = nh_chain[h & (NH_BUCKETS - 1)]; i != 0; i = nhs[i].next)
+			if (nhs[i].hash == h && nhs[i].used && nhs[i].type == RIB_NH_GATEWAY &&
+			    nhs[i].hop.port == port && nhs[i].hop.gw == ip)
+				rc |= nh_publish(i);
+		return rc;
+	}
 	for (i = 1; i < nh_high; i++) {
 		const struct nh_obj *o = &nhs[i];
 
@@ -370,4 +388,56 @@ int rib_nh_refresh(uint16_t port, uint32_t ip)
 			rc |= nh_publish(i);
 	}
 	return rc;
+}
+
+/* The nexthop that kernel object knh's routes share, or 0. */
+static uint32_t nh_of_object(uint32_t knh)
+{
+	uint32_t i;
+
+	for (i = 1; i < nh_high; i++)
+		if (nhs[i].used && nhs[i].refcnt > 0 && nhs[i].knh == knh)
+			return i;
+	return 0;
+}
+
+int rib_nh_replace_object(uint32_t knh, const struct rib_nh_spec *s)
+{
+	uint32_t id = nh_of_object(knh), *members = NULL, old_n;
+	struct nh_obj *o;
+	unsigned int m;
+	int rc;
+
+	if (id == 0 || knh == 0)
+		return -ENOENT;
+	if (s->type == RIB_NH_GROUP && (s->nb_members == 0 || s->nb_members > RIB_GROUP_MAX))
+		return -EINVAL;
+	/* the new members first: a failure leaves the nexthop as it was */
+	if (s->type == RIB_NH_GROUP) {
+		members = calloc(s->nb_members, sizeof(*members));
+		if (members == NULL)
+			return -ENOMEM;
+		for (m = 0; m < s->nb_members; m++) {
+			rc = nh_get_simple(s->members[m].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED,
+					   &s->members[m], 0, &members[m]);
+			if (rc < 0) {
+				while (m-- > 0)
+					rib_nh_put(members[m]);
+				free(members);
+				return rc;
+			}
+		}
+	}
+	o = &nhs[id];
+	chain_remove(id);
+	for (old_n = 0; old_n < o->nb_members; old_n++)
+		rib_nh_put(o->members[old_n]);	/* freed after the next FIB batch, as any */
+	free(o->members);
+	o->type = s->type;
+	o->hop = s->type == RIB_NH_GATEWAY || s->type == RIB_NH_CONNECTED ? s->hop :
+		 (struct rib_hop){ 0 };
+	o->members = members;
+	o->nb_members = s->type == RIB_NH_GROUP ? s->nb_members : 0;
+	chain_insert(id, s->type == RIB_NH_GROUP ? group_hash(s) : hop_hash(s->type, &s->hop));
+	return nh_publish(id);
 }

@@ -502,6 +502,7 @@ static int cmd_show_netlink(struct cmd_ctx *ctx)
 	render_uint(&r, "nexthop_messages", "nexthop objects %lu\n", nh.messages);
 	render_uint(&r, "nexthop_objects", "nexthop objects kept %lu, ", nh.objects);
 	render_uint(&r, "nexthop_routes", "routes through them %lu, ", nh.routes);
+	render_uint(&r, "nexthops_replaced_in_place", "replaced in place %lu, ", nh.replaced_in_place);
 	render_uint(&r, "nexthops_refused", "refused %lu", nh.refused);
 	render_uint(&r, "nexthop_routes_untracked", " (and routes %lu)\n", nh.routes_untracked);
 	render_uint(&r, "malformed", "malformed %lu, ", s->malformed);

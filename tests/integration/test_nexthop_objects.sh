@@ -24,8 +24,11 @@ for mode in 1 0; do
 	route add 198.19.20.0/24 nhid 100
 	wait_for "mode $mode: a route on object 100 (via h2) forwards" is 198.19.20.1 forward
 	check "mode $mode: h1 reaches 198.19.20.1 through it" reaches 198.19.20.1
+	inplace=$(tern_cli --json -c "show netlink" | json_field 'j["nexthops_replaced_in_place"]')
 	nh replace id 100 blackhole
 	wait_for "mode $mode: object 100 replaced by a blackhole: the route follows" is 198.19.20.1 blackhole
+	check "mode $mode: by one change of the nexthop the route shares, not of the route" \
+		[ "$(tern_cli --json -c "show netlink" | json_field 'j["nexthops_replaced_in_place"]')" -gt "$inplace" ]
 	check "mode $mode: and its traffic is dropped" bash -c "! ip netns exec $H1 ping -c 1 -W 1 198.19.20.1 >/dev/null"
 	nh replace id 100 via 198.18.1.2 dev dp1
 	nh add id 101 via 198.18.0.2 dev dp0
