@@ -4,7 +4,7 @@
 # --check only reports (exit 1) whether any is missing.
 set -e
 PKGS="build-essential pkg-config libdpdk-dev dpdk dpdk-dev dpdk-doc libmnl-dev
-libreadline-dev libsqlite3-dev sqlite3 clang xxd debhelper dpkg-dev lintian bird2 libcmocka-dev python3-scapy tcpdump iproute2
+libreadline-dev libsqlite3-dev sqlite3 clang xxd debhelper dpkg-dev lintian bird2 frr libcmocka-dev python3-scapy tcpdump iproute2
 iputils-ping traceroute tmux procps strace gdb cppcheck clang-tidy clang-format"
 
 missing=""
@@ -23,5 +23,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
+# frr's package would start its daemons in the host's namespace; the tests start their own
+policy=/usr/sbin/policy-rc.d
+if [ ! -e "$policy" ]; then
+	printf '#!/bin/sh\nexit 101\n' > "$policy"
+	chmod +x "$policy"
+	trap 'rm -f "$policy"' EXIT
+fi
 apt-get update -q
 apt-get install -y -q --no-install-recommends $missing
