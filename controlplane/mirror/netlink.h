@@ -79,6 +79,8 @@ void nhobj_apply(const struct nl_nexthop *n, bool del);
 int nhobj_spec(uint32_t id, struct rib_nh_spec *s);
 void nhobj_route_track(const struct nl_route *r, bool del);
 void nhobj_clear(void);
+/* The kernel removes the objects on an interface that goes down, and says nothing. */
+void nhobj_link_down(uint32_t ifindex);
 void nhobj_stats(struct nhobj_stats *out);
 /* The route again as the kernel has it (its object resolved anew), or gone when it cannot be. */
 void mirror_route_refresh(const struct nl_route *r);

@@ -146,6 +146,7 @@ static void apply_link(const struct nl_msg *m)
 	if (i == dp.nb_ports)
 		return;
 	if (m->del) {
+		nhobj_link_down(l->ifindex);
 		port_ifindex[i] = 0;
 		return;
 	}
@@ -156,7 +157,10 @@ static void apply_link(const struct nl_msg *m)
 		dp_port_map.up[i] = l->up;
 		TERN_LOG(rib, NOTICE, "%s is administratively %s: forwarding %s", p->name,
 			 l->up ? "up" : "down", l->up ? "resumes" : "stops");
-		/* the kernel drops the routes through a downed interface without a word */
+		/* the kernel drops the routes, and the nexthop objects, through a downed
+		 * interface without a word */
+		if (!l->up)
+			nhobj_link_down(l->ifindex);
 		if (!l->up)
 			TERN_LOG(rib, NOTICE, "%s down: %u routes through it flushed", p->name,
 				 rib_flush_port(i));

@@ -299,3 +299,26 @@ void nhobj_stats(struct nhobj_stats *out)
 {
 	*out = st;
 }
+
+void nhobj_link_down(uint32_t ifindex)
+{
+	uint32_t gone[256], iter = 0;
+	unsigned int n = 0, i;
+	const void *key;
+	void *d;
+
+	if (objs == NULL)
+		return;
+	/* collected first: a removal changes the table the walk goes through */
+	while (rte_hash_iterate(objs, &key, &d, &iter) >= 0 && n < RTE_DIM(gone)) {
+		const struct nl_nexthop *o = d;
+
+		if (o->nb_members == 0 && !o->blackhole && o->ifindex == ifindex)
+			gone[n++] = o->id;
+	}
+	for (i = 0; i < n; i++) {
+		struct nl_nexthop del = { .id = gone[i] };
+
+		nhobj_apply(&del, true);
+	}
+}

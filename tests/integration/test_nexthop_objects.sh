@@ -44,6 +44,18 @@ for mode in 1 0; do
 	nh del id 100
 	wait_for "mode $mode: object 100 removed, its route is gone with it" is 198.19.20.1 no-route
 	check "mode $mode: ternd agrees with the kernel" consistent
+	# dp1 down: the kernel removes the objects on it, and their routes, in silence
+	nh add id 102 via 198.18.1.2 dev dp1
+	route add 198.19.22.0/24 nhid 102
+	wait_for "mode $mode: a route on object 102 (via dp1) forwards" is 198.19.22.1 forward
+	ip -n "$R" link set dp1 down
+	wait_for "mode $mode: dp1 down, the object and its route are gone" is 198.19.22.1 no-route
+	check "mode $mode: the object is gone from ternd too" \
+		[ "$(tern_cli --json -c "show netlink" | json_field 'j["nexthop_routes"]')" = 0 ]
+	ip -n "$R" link set dp1 up
+	wait_for "dp1 back up" links_up
+	check "mode $mode: ternd agrees with the kernel" consistent
+	ip netns exec "$H1" ping -c 1 -W 1 198.18.1.2 >/dev/null	# h2 resolved again
 done
 check "show ip fib consistency finds nothing to say" consistent
 tern_test_end
