@@ -36,35 +36,15 @@ enum dp_bond_mode dp_bond_mode_get(const struct dp_port *bond)
 
 int dp_bond_member_add(const struct dp_port_params *prm, char *err, size_t errlen)
 {
-	char name[RTE_ETH_NAME_MAX_LEN];
 	struct dp_port *p;
-	uint16_t port_id;
-	size_t n = strcspn(prm->dev, ",");
+	int rc = dp_port_claim(prm, &p, err, errlen);
 
-	if (dp.nb_ports == DP_MAX_PORTS) {
-		snprintf(err, errlen, "port %s: too many ports; at most %d", prm->name, DP_MAX_PORTS);
-		return -ENOSPC;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)n, prm->dev);
-	if (rte_eth_dev_get_port_by_name(name, &port_id) != 0) {
-		snprintf(err, errlen, "port %s: device '%s' was not found by DPDK (is its driver loaded, and the address right?)",
-			 prm->name, prm->dev);
-		return -ENODEV;
-	}
-	p = &dp.ports[dp.nb_ports];
-	memset(p, 0, sizeof(*p));
-	p->kind = DP_PORT_MEMBER;
-	p->port_id = port_id;
-	p->ifid = port_id;
-	p->parent = dp.nb_ports;	/* its bond's, once made */
-	snprintf(p->name, sizeof(p->name), "%s", prm->name);
-	snprintf(p->dev, sizeof(p->dev), "%s", prm->dev);
-	p->mtu = prm->mtu;
-	p->base_mtu = prm->mtu;
-	p->socket = rte_eth_dev_socket_id(port_id);
+	if (rc < 0)
+		return rc;
+	p->kind = DP_PORT_MEMBER;	/* its parent becomes its bond's index once made */
 	p->admin_up = true;
-	rte_eth_macaddr_get(port_id, &p->mac);
-	dp_port_map.index[port_id] = dp.nb_ports;
+	rte_eth_macaddr_get(p->port_id, &p->mac);
+	dp_port_map.index[p->port_id] = dp.nb_ports;
 	dp.nb_ports++;
 	return 0;
 }
@@ -208,6 +188,7 @@ int dp_bond_member_info(const struct dp_port *m, struct dp_bond_member_info *inf
 	uint16_t active[RTE_MAX_ETHPORTS];
 	struct rte_eth_bond_8023ad_slave_info li;
 	struct rte_eth_link link;
+	enum dp_bond_mode mode;
 	int n, i;
 
 	memset(info, 0, sizeof(*info));
@@ -217,9 +198,10 @@ int dp_bond_member_info(const struct dp_port *m, struct dp_bond_member_info *inf
 	n = rte_eth_bond_active_slaves_get(bond->port_id, active, RTE_DIM(active));
 	for (i = 0; i < n; i++)
 		info->active |= active[i] == m->port_id;
-	if (rte_eth_bond_mode_get(bond->port_id) == BONDING_MODE_ACTIVE_BACKUP)
+	mode = dp_bond_mode_get(bond);
+	if (mode == DP_BOND_ACTIVE_BACKUP)
 		info->active = info->active && rte_eth_bond_primary_get(bond->port_id) == m->port_id;
-	if (info->in_bond && rte_eth_bond_mode_get(bond->port_id) == BONDING_MODE_8023AD &&
+	if (info->in_bond && mode == DP_BOND_8023AD &&
 	    rte_eth_bond_8023ad_slave_info(bond->port_id, m->port_id, &li) == 0) {
 		info->lacp = true;
 		info->actor_state = li.actor_state;

@@ -113,6 +113,11 @@ struct dp_port_params {
 /* Sets the pools' size (per NUMA socket) and buffer room; pools are made as ports need them. */
 int dp_pools_create(unsigned int mbufs, unsigned int cache, uint16_t max_mtu);
 int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen);
+/* Gives *out the next slot of dp.ports for prm's ethdev, with what every port has (ids,
+ * name, device, queues, MTU, socket), not yet counted in dp.nb_ports; or -ENOSPC (no slot
+ * left) or -ENODEV (no such ethdev) with why in err. */
+int dp_port_claim(const struct dp_port_params *prm, struct dp_port **out, char *err,
+		  size_t errlen);
 int dp_port_start(struct dp_port *p, char *err, size_t errlen);
 void dp_ports_stop(void);
 struct dp_port *dp_port_by_name(const char *name);

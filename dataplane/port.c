@@ -127,12 +127,12 @@ fail:
 	return rc;
 }
 
-int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
+int dp_port_claim(const struct dp_port_params *prm, struct dp_port **out, char *err,
+		  size_t errlen)
 {
-	char name[RTE_ETH_NAME_MAX_LEN], why[192];
+	char name[RTE_ETH_NAME_MAX_LEN];
 	struct dp_port *p;
 	uint16_t port_id;
-	int rc;
 
 	if (dp.nb_ports == DP_MAX_PORTS) {
 		snprintf(err, errlen, "port %s: too many ports; at most %d", prm->name, DP_MAX_PORTS);
@@ -158,6 +158,20 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 	p->mtu = prm->mtu;
 	p->base_mtu = prm->mtu;
 	p->socket = rte_eth_dev_socket_id(port_id);
+	*out = p;
+	return 0;
+}
+
+int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
+{
+	struct dp_port *p;
+	uint16_t port_id;
+	char why[192];
+	int rc;
+
+	if ((rc = dp_port_claim(prm, &p, err, errlen)) < 0)
+		return rc;
+	port_id = p->port_id;
 	rc = port_configure(p, err, errlen);
 	if (rc < 0)
 		return rc;

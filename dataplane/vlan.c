@@ -90,7 +90,6 @@ static void map(unsigned int index)
 		q->outer_vid = p->outer_vid;
 		q->inner_vid = p->inner_vid;
 		__atomic_store_n(&q->index, index, __ATOMIC_RELEASE);
-		__atomic_store_n(&dp_vlan_map.nb_qinq, dp_vlan_map.nb_qinq + 1, __ATOMIC_RELEASE);
 	} else {
 		__atomic_store_n(&dp_vlan_map.dot1q[p->parent][p->outer_vid], index,
 				 __ATOMIC_RELEASE);
@@ -106,7 +105,6 @@ static void unmap(unsigned int index)
 
 	if (p->inner_vid) {
 		__atomic_store_n(&dp_vlan_map.qinq[index].index, 0, __ATOMIC_RELEASE);
-		__atomic_store_n(&dp_vlan_map.nb_qinq, dp_vlan_map.nb_qinq - 1, __ATOMIC_RELEASE);
 	} else {
 		__atomic_store_n(&dp_vlan_map.dot1q[p->parent][p->outer_vid], 0, __ATOMIC_RELEASE);
 	}

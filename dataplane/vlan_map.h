@@ -17,7 +17,6 @@ struct dp_vlan_map {
 	uint8_t dot1q[DP_MAX_PORTS][4096];
 	/* 802.1ad sub-interfaces, at their own index: a QinQ frame scans them */
 	struct dp_vlan_qinq qinq[DP_MAX_PORTS];
-	uint16_t nb_qinq;
 };
 extern struct dp_vlan_map dp_vlan_map;
 _Static_assert(DP_MAX_PORTS <= UINT8_MAX, "dot1q holds an interface index in a byte");

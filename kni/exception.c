@@ -41,33 +41,53 @@ const char *kni_tap_name(unsigned int port)
 	return port < dp.nb_ports ? kports[port].name : "";
 }
 
+/* Opens port's TAP, named name, gives it the port's link as its carrier and has the service
+ * watch it; the descriptor is published last, for a service that may be running. */
+static int tap_attach(unsigned int port, const char *name, bool persist, char *err,
+		      size_t errlen)
+{
+	struct dp_port *p = &dp.ports[port];
+	struct kni_port *k = &kports[port];
+	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = port };
+	int fd, rc;
+
+	memset(&k->st, 0, sizeof(k->st));
+	snprintf(k->name, sizeof(k->name), "%s", name);
+	fd = kni_tap_open(k->name, &p->mac, p->mtu, persist, err, errlen);
+	if (fd < 0) {
+		k->name[0] = '\0';
+		return fd;
+	}
+	k->carrier = dp_port_link_up(p, NULL);
+	kni_tap_set_carrier(fd, k->carrier);
+	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
+		rc = -errno;
+		snprintf(err, errlen, "cannot watch the kernel interface %s: %s", k->name,
+			 strerror(errno));
+		close(fd);
+		k->name[0] = '\0';
+		return rc;
+	}
+	__atomic_store_n(&k->fd, fd, __ATOMIC_RELEASE);
+	return 0;
+}
+
 int kni_init(const char *const *tap_names, const bool *persist, char *err, size_t errlen)
 {
 	unsigned int i;
+	int rc;
 
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (epfd < 0)
 		return -errno;
-	for (i = 0; i < DP_MAX_PORTS; i++)
+	for (i = 0; i < DP_MAX_PORTS; i++) {
+		memset(&kports[i], 0, sizeof(kports[i]));
 		kports[i].fd = -1;
-	for (i = 0; i < dp.nb_ports; i++) {
-		struct dp_port *p = &dp.ports[i];
-		struct kni_port *k = &kports[i];
-		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = i };
-
-		memset(k, 0, sizeof(*k));
-		k->fd = -1;
-		if (*tap_names[i] == '\0')
-			continue;	/* a bond's member: the bond has the TAP */
-		snprintf(k->name, sizeof(k->name), "%s", tap_names[i]);
-		k->fd = kni_tap_open(k->name, &p->mac, p->mtu, persist[i], err, errlen);
-		if (k->fd < 0)
-			return k->fd;
-		k->carrier = dp_port_link_up(p, NULL);
-		kni_tap_set_carrier(k->fd, k->carrier);
-		if (epoll_ctl(epfd, EPOLL_CTL_ADD, k->fd, &ev) < 0)
-			return -errno;
 	}
+	for (i = 0; i < dp.nb_ports; i++)
+		if (*tap_names[i] != '\0' &&	/* a bond's member has none: the bond has the TAP */
+		    (rc = tap_attach(i, tap_names[i], persist[i], err, errlen)) < 0)
+			return rc;
 	return 0;
 }
 
@@ -270,31 +290,7 @@ void kni_sync(void)
 
 int kni_tap_add(unsigned int port, char *err, size_t errlen)
 {
-	struct dp_port *p = &dp.ports[port];
-	struct kni_port *k = &kports[port];
-	struct epoll_event ev = { .events = EPOLLIN, .data.u32 = port };
-	int fd;
-
-	memset(&k->st, 0, sizeof(k->st));
-	snprintf(k->name, sizeof(k->name), "%s", p->name);
-	fd = kni_tap_open(k->name, &p->mac, p->mtu, false, err, errlen);
-	if (fd < 0) {
-		k->name[0] = '\0';
-		return fd;
-	}
-	k->carrier = dp_port_link_up(p, NULL);
-	kni_tap_set_carrier(fd, k->carrier);
-	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
-		int rc = -errno;
-
-		snprintf(err, errlen, "cannot watch the kernel interface %s: %s", k->name,
-			 strerror(errno));
-		close(fd);
-		k->name[0] = '\0';
-		return rc;
-	}
-	__atomic_store_n(&k->fd, fd, __ATOMIC_RELEASE);
-	return 0;
+	return tap_attach(port, dp.ports[port].name, false, err, errlen);
 }
 
 /*

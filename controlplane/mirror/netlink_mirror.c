@@ -159,11 +159,11 @@ static void apply_link(const struct nl_msg *m)
 			 l->up ? "up" : "down", l->up ? "resumes" : "stops");
 		/* the kernel drops the routes, and the nexthop objects, through a downed
 		 * interface without a word */
-		if (!l->up)
+		if (!l->up) {
 			nhobj_link_down(l->ifindex);
-		if (!l->up)
 			TERN_LOG(rib, NOTICE, "%s down: %u routes through it flushed", p->name,
 				 rib_flush_port(i));
+		}
 	}
 	if (l->mtu && l->mtu != p->mtu)
 		apply_mtu(i, l);
@@ -240,11 +240,17 @@ enum rib_add_mode mirror_add_mode(uint16_t flags)
 	return RIB_ADD_APPEND;
 }
 
+/* A kernel route's attributes in the RIB. */
+static struct rib_route_attrs kernel_attrs(const struct nl_route *r)
+{
+	return (struct rib_route_attrs){ .src = RIB_SRC_KERNEL, .kproto = r->protocol,
+					 .metric = r->priority, .table = r->table };
+}
+
 static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 {
 	const struct nl_route *r = &m->route;
-	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = r->protocol,
-				     .metric = r->priority, .table = r->table };
+	struct rib_route_attrs a = kernel_attrs(r);
 	struct rib_nh_spec s;
 	int rc;
 
@@ -271,8 +277,7 @@ static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 
 void mirror_route_refresh(const struct nl_route *r)
 {
-	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = r->protocol,
-				     .metric = r->priority, .table = r->table };
+	struct rib_route_attrs a = kernel_attrs(r);
 	struct rib_nh_spec s;
 
 	if (mirror_route_nh(r, &s) == 0)

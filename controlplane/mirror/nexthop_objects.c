@@ -189,7 +189,8 @@ static unsigned int routes_refresh(const uint32_t *set, unsigned int n, uint32_t
  * through it: the routes keep their nexthop, whose entry changes, so the FIB is not
  * touched however many share it. An object no route of the RIB goes through may still be
  * named by routes that could not be resolved before: those are resolved again. False when
- * an object cannot be resolved now, whose routes must go (routes_refresh).
+ * an object cannot be resolved now: routes_refresh then takes every route of the set again,
+ * those through objects already changed here included, and removes the rest.
  */
 static bool replace_in_place(const uint32_t *set, unsigned int n)
 {
@@ -197,11 +198,9 @@ static bool replace_in_place(const uint32_t *set, unsigned int n)
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		if (nhobj_spec(set[i], &spec) < 0)
 			return false;
-	for (i = 0; i < n; i++) {
-		nhobj_spec(set[i], &spec);
 		rc = rib_nh_replace_object(set[i], &spec);
 		if (rc == -ENOENT)
 			routes_refresh(&set[i], 1, 0, true);
@@ -300,25 +299,29 @@ void nhobj_stats(struct nhobj_stats *out)
 	*out = st;
 }
 
-void nhobj_link_down(uint32_t ifindex)
+/* The first plain hop kept on interface ifindex, or 0. */
+static uint32_t first_on(uint32_t ifindex)
 {
-	uint32_t gone[256], iter = 0;
-	unsigned int n = 0, i;
+	uint32_t iter = 0;
 	const void *key;
 	void *d;
 
-	if (objs == NULL)
-		return;
-	/* collected first: a removal changes the table the walk goes through */
-	while (rte_hash_iterate(objs, &key, &d, &iter) >= 0 && n < RTE_DIM(gone)) {
+	while (rte_hash_iterate(objs, &key, &d, &iter) >= 0) {
 		const struct nl_nexthop *o = d;
 
 		if (o->nb_members == 0 && !o->blackhole && o->ifindex == ifindex)
-			gone[n++] = o->id;
+			return o->id;
 	}
-	for (i = 0; i < n; i++) {
-		struct nl_nexthop del = { .id = gone[i] };
+	return 0;
+}
 
+void nhobj_link_down(uint32_t ifindex)
+{
+	struct nl_nexthop del = { 0 };
+
+	if (objs == NULL)
+		return;
+	/* one at a time, the walk started again: a removal changes the table walked */
+	while ((del.id = first_on(ifindex)) != 0)
 		nhobj_apply(&del, true);
-	}
 }
