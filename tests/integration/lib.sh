@@ -130,6 +130,42 @@ stop_ternd() {	# -> exit status of ternd
 
 tern_cli() { "$TERN" -s "$T_SOCK" "$@"; }
 
+# BIRD in host h2 (two_hosts) as an upstream, AS 65001: announces 198.19.10.0/24 and
+# 198.19.11.0/24 (its static protocol "announced") over BGP to AS 65000 at 198.18.1.1.
+# Its control socket is $T_DIR/bird-h2.ctl.
+bird_upstream_start() {
+	cat > "$T_DIR/bird-h2.conf" <<EOC
+router id 198.18.1.2;
+protocol device { }
+protocol static announced { ipv4; route 198.19.10.0/24 blackhole; route 198.19.11.0/24 blackhole; }
+protocol bgp upstream {
+	local 198.18.1.2 as 65001;
+	neighbor 198.18.1.1 as 65000;
+	connect delay time 1; connect retry time 2;
+	ipv4 { import none; export where proto = "announced"; };
+}
+EOC
+	ip netns exec "$H2" bird -c "$T_DIR/bird-h2.conf" -s "$T_DIR/bird-h2.ctl" -P "$T_DIR/bird-h2.pid"
+	T_PIDS+=("$(cat "$T_DIR/bird-h2.pid")")
+}
+
+# Two ternds back to back (a bond, a memif link): each SIDE has its configuration in
+# $T_DIR/SIDE.conf, with the EAL file prefix ${T_ID}SIDE and the API socket $T_DIR/SIDE.sock.
+peer_start() {	# SIDE NAMESPACE: starts it there, waits for its socket; its pid in PID_SIDE
+	ip netns exec "$2" "$TERND" -f "$T_DIR/$1.conf" > "$T_DIR/$1.log" 2>&1 &
+	T_PIDS+=("$!")
+	eval "PID_$1=$!"
+	tern_on_exit "rm -rf /var/run/dpdk/${T_ID}$1"
+	for _ in $(seq 100); do
+		"$TERN" -s "$T_DIR/$1.sock" -c "show version" >/dev/null 2>&1 && return 0
+		kill -0 "$!" 2>/dev/null || break
+		sleep 0.2
+	done
+	echo "ternd $1 did not come up"; cat "$T_DIR/$1.log"; exit 1
+}
+peer_stop() { local p=PID_$1; kill -TERM "${!p}"; wait "${!p}" 2>/dev/null; }	# SIDE
+peer() { local s=$1; shift; "$TERN" -s "$T_DIR/$s.sock" "$@"; }	# SIDE tern's arguments
+
 # Moves port N's wire into a new host namespace and gives it an address and a gateway.
 # The wire starts with the port's own MAC: the host gets its own (02:00:00:00:00:NN).
 # The host's interface is then named ${T_ID}hN.

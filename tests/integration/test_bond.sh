@@ -12,8 +12,6 @@ tern_test_begin bond
 A=tern-$T_ID-a B=tern-$T_ID-b
 netns_add "$A"
 netns_add "$B"
-# each side's EAL runtime directory (lib.sh's cleanup removes the one of the prefix $T_ID)
-tern_on_exit "rm -rf /var/run/dpdk/${T_ID}a /var/run/dpdk/${T_ID}b"
 
 # SIDE ROLE MODE: ternd.conf of one side, its two ports l0 and l1 in bond0: memif (ROLE server
 # or client), or TAP (ROLE tap) whose wires the test joins with bridges
@@ -49,23 +47,10 @@ bond_conf() {
 	} > "$T_DIR/$side.conf"
 }
 
-start_side() {	# SIDE NAMESPACE
-	ip netns exec "$2" "$TERND" -f "$T_DIR/$1.conf" > "$T_DIR/$1.log" 2>&1 &
-	T_PIDS+=("$!")
-	eval "PID_$1=$!"
-	for _ in $(seq 100); do
-		"$TERN" -s "$T_DIR/$1.sock" -c "show version" >/dev/null 2>&1 && return 0
-		kill -0 "$!" 2>/dev/null || break
-		sleep 0.2
-	done
-	echo "ternd $1 did not come up"; cat "$T_DIR/$1.log"; exit 1
-}
-stop_side() { local p; p=PID_$1; kill -TERM "${!p}"; wait "${!p}" 2>/dev/null; }
-side() { local s=$1; shift; "$TERN" -s "$T_DIR/$s.sock" "$@"; }
 # SIDE: the members that carry traffic, "l0,l1"
-active() { side "$1" --json -c "show interfaces bond0" |
+active() { peer "$1" --json -c "show interfaces bond0" |
 	json_field "','.join(m['name'] for m in j['interfaces'][0]['members'] if m['active'])"; }
-distributing() { side "$1" --json -c "show interfaces bond0" |
+distributing() { peer "$1" --json -c "show interfaces bond0" |
 	json_true "all('distributing' in m['actor_state'] and 'distributing' in m['partner_state'] for m in j['interfaces'][0]['members'])"; }
 some_active() { [ -n "$(active a)" ]; }
 lacp_up() { distributing a && distributing b; }
@@ -103,16 +88,16 @@ run_mode() {	# MODE ROLE_A ROLE_B
 	say "mode $mode"
 	bond_conf a "$2" "$mode"
 	bond_conf b "$3" "$mode"
-	start_side a "$A"
-	start_side b "$B"
+	peer_start a "$A"
+	peer_start b "$B"
 	[ "$2" = tap ] && tap_cables
-	side a -c "configure terminal" -c "interface bond0" -c "ip address 198.18.2.1/24" -c "end" >/dev/null
-	side b -c "configure terminal" -c "interface bond0" -c "ip address 198.18.2.2/24" -c "end" >/dev/null
+	peer a -c "configure terminal" -c "interface bond0" -c "ip address 198.18.2.1/24" -c "end" >/dev/null
+	peer b -c "configure terminal" -c "interface bond0" -c "ip address 198.18.2.2/24" -c "end" >/dev/null
 	check "$mode: bond0 has a kernel interface, its members none" \
 		bash -c "ip -n $A link show bond0 >/dev/null && ! ip -n $A link show l0 2>/dev/null"
 	if [ "$mode" = 802.3ad ]; then
 		wait_for "802.3ad: both members distributing on both sides" lacp_up
-		out=$(side a -c "show interfaces bond0")
+		out=$(peer a -c "show interfaces bond0")
 		check "show interfaces bond0 gives LACP states in 802.1AX's words: $(grep -m1 'l0:' <<<"$out")" \
 			grep -q "l0: link up, active; actor active,.*collecting,distributing; partner active,.*collecting,distributing" <<<"$out"
 		check "both members carry traffic" [ "$(active a)" = l0,l1 ]
@@ -121,8 +106,8 @@ run_mode() {	# MODE ROLE_A ROLE_B
 	fi
 	check "$mode: the two kernels ping each other over bond0" pings 5
 	if [ "$mode" = 802.3ad ]; then
-		side a -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.1/24" -c "end" >/dev/null
-		side b -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.2/24" -c "end" >/dev/null
+		peer a -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.1/24" -c "end" >/dev/null
+		peer b -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.2/24" -c "end" >/dev/null
 		check "802.3ad: and over sub-interface bond0.100 (VLAN 100 on the bond)" \
 			bash -c "ip netns exec $A ping -c 3 -i 0.2 -W 1 198.18.3.2 | grep -q ' 0% packet loss'"
 	fi
@@ -135,22 +120,22 @@ run_mode() {	# MODE ROLE_A ROLE_B
 		wait_for "$mode: with $was's cable pulled, $other takes over on both sides" \
 			both_active "$other"
 	else
-		side a -c "configure terminal" -c "interface $was" -c "shutdown" -c "end" >/dev/null
+		peer a -c "configure terminal" -c "interface $was" -c "shutdown" -c "end" >/dev/null
 		check "$mode: $was shut down on one side is out of the bond" \
-			[ "$(side a --json -c "show interfaces bond0" | json_field "[m['in_bond'] for m in j['interfaces'][0]['members'] if m['name'] == '$was'][0]")" = False ]
+			[ "$(peer a --json -c "show interfaces bond0" | json_field "[m['in_bond'] for m in j['interfaces'][0]['members'] if m['name'] == '$was'][0]")" = False ]
 		wait_for "$mode: $other alone carries traffic on both sides" both_active "$other"
 	fi
 	check "$mode: pings go on over $other" pings 5
-	o=$(side a -c "configure terminal" -c "interface $was" -c "ip address 198.18.3.1/24" 2>&1)
+	o=$(peer a -c "configure terminal" -c "interface $was" -c "ip address 198.18.3.1/24" 2>&1)
 	check "$mode: a member takes no address: $o" grep -q "is a member of bond bond0: configure the bond" <<<"$o"
 	if [ "$2" = tap ]; then
 		cable "${was#l}" up
 	else
-		side a -c "configure terminal" -c "interface $was" -c "no shutdown" -c "end" >/dev/null
+		peer a -c "configure terminal" -c "interface $was" -c "no shutdown" -c "end" >/dev/null
 	fi
 	check "$mode: and pings go on once $was is back" pings 3
-	stop_side a
-	stop_side b
+	peer_stop a
+	peer_stop b
 	rm -f "$T_DIR"/l*.sock
 	[ "$2" = tap ] && ip -n "$A" link del "v${T_ID}a0" && ip -n "$A" link del "v${T_ID}a1"
 	return 0

@@ -11,19 +11,7 @@ command -v bird >/dev/null || { echo "bird (bird2) is missing; make deps install
 two_hosts
 ip -n "$H2" addr add 198.19.10.1/32 dev lo
 
-cat > "$T_DIR/bird-h2.conf" <<EOC
-router id 198.18.1.2;
-protocol device { }
-protocol static announced { ipv4; route 198.19.10.0/24 blackhole; route 198.19.11.0/24 blackhole; }
-protocol bgp upstream {
-	local 198.18.1.2 as 65001;
-	neighbor 198.18.1.1 as 65000;
-	connect delay time 1; connect retry time 2;
-	ipv4 { import none; export where proto = "announced"; };
-}
-EOC
-ip netns exec "$H2" bird -c "$T_DIR/bird-h2.conf" -s "$T_DIR/bird-h2.ctl" -P "$T_DIR/bird-h2.pid"
-T_PIDS+=("$(cat "$T_DIR/bird-h2.pid")")
+bird_upstream_start
 
 # FRR's files in a directory the frr user can reach
 F=$T_DIR/frr

@@ -10,7 +10,6 @@ tern_test_begin jumbo-memif
 A=tern-$T_ID-a B=tern-$T_ID-b
 netns_add "$A"
 netns_add "$B"
-tern_on_exit "rm -rf /var/run/dpdk/${T_ID}a /var/run/dpdk/${T_ID}b"
 
 side_conf() {	# SIDE ROLE
 	cat > "$T_DIR/$1.conf" <<CONF
@@ -33,32 +32,21 @@ socket = $T_DIR/$1.sock
 db = $T_DIR/$1.db
 CONF
 }
-start_side() {	# SIDE NAMESPACE
-	ip netns exec "$2" "$TERND" -f "$T_DIR/$1.conf" > "$T_DIR/$1.log" 2>&1 &
-	T_PIDS+=("$!")
-	for _ in $(seq 100); do
-		"$TERN" -s "$T_DIR/$1.sock" -c "show version" >/dev/null 2>&1 && return 0
-		kill -0 "$!" 2>/dev/null || break
-		sleep 0.2
-	done
-	echo "ternd $1 did not come up"; cat "$T_DIR/$1.log"; exit 1
-}
-side() { local s=$1; shift; "$TERN" -s "$T_DIR/$s.sock" "$@"; }
 kernel_mtu() { ip -n "$1" -j link show m0 | json_field 'j[0]["mtu"]'; }
 
 side_conf a server
 side_conf b client
-start_side a "$A"
-start_side b "$B"
-side a -c "configure terminal" -c "interface m0" -c "ip address 198.18.4.1/24" -c "end" >/dev/null
-side b -c "configure terminal" -c "interface m0" -c "ip address 198.18.4.2/24" -c "end" >/dev/null
+peer_start a "$A"
+peer_start b "$B"
+peer a -c "configure terminal" -c "interface m0" -c "ip address 198.18.4.1/24" -c "end" >/dev/null
+peer b -c "configure terminal" -c "interface m0" -c "ip address 198.18.4.2/24" -c "end" >/dev/null
 check "both memif ports took MTU 9000, and their kernel interfaces" \
-	[ "$(side a --json -c 'show interfaces m0' | json_field "j['interfaces'][0]['mtu']")/$(kernel_mtu "$A")/$(kernel_mtu "$B")" = 9000/9000/9000 ]
+	[ "$(peer a --json -c 'show interfaces m0' | json_field "j['interfaces'][0]['mtu']")/$(kernel_mtu "$A")/$(kernel_mtu "$B")" = 9000/9000/9000 ]
 out=$(ip netns exec "$A" ping -c 5 -i 0.2 -W 2 -M do -s 8972 198.18.4.2)
 check "8972-byte pings with DF cross the memif link and come back" grep -q " 0% packet loss" <<<"$out"
 check "as 9000-byte packets" grep -q "^8980 bytes from 198.18.4.2" <<<"$out"
 out=$(ip netns exec "$B" ping -c 3 -i 0.2 -W 2 -M do -s 8972 198.18.4.1)
 check "and the other way" grep -q " 0% packet loss" <<<"$out"
-o=$(side a -c "configure terminal" -c "interface m0" -c "mtu 9300" 2>&1)
+o=$(peer a -c "configure terminal" -c "interface m0" -c "mtu 9300" 2>&1)
 check "MTU 9300 is refused with the range: $o" grep -q "MTU 9300 is out of range: expected 68 to 9216" <<<"$o"
 tern_test_end

@@ -20,17 +20,6 @@ protocol bgp h2 {
 	ipv4 { import all; export none; };
 }
 EOC
-cat > "$T_DIR/bird-h2.conf" <<EOC
-router id 198.18.1.2;
-protocol device { }
-protocol static announced { ipv4; route 198.19.10.0/24 blackhole; route 198.19.11.0/24 blackhole; }
-protocol bgp upstream {
-	local 198.18.1.2 as 65001;
-	neighbor 198.18.1.1 as 65000;
-	connect delay time 1; connect retry time 2;
-	ipv4 { import none; export where proto = "announced"; };
-}
-EOC
 bird_start() {	# NS NAME
 	ip netns exec "$1" bird -c "$T_DIR/bird-$2.conf" -s "$T_DIR/bird-$2.ctl" -P "$T_DIR/bird-$2.pid"
 	T_PIDS+=("$(cat "$T_DIR/bird-$2.pid")")
@@ -41,7 +30,7 @@ learnt() { [ "$(route_origin 198.19.10.0/24)" = bird ]; }
 gone() { [ "$(route_origin 198.19.10.0/24)" = none ] && [ "$(fib_kind 198.19.10.1)" = no-route ]; }
 
 bird_start "$R" r
-bird_start "$H2" h2
+bird_upstream_start
 wait_for "BGP comes up through the exception path" sh -c "birdc -s $T_DIR/bird-r.ctl show protocols h2 | grep -q Established"
 wait_for "the routes BIRD learnt reach ternd's FIB" learnt
 check "the kernel has them from BIRD" grep -q "198.19.10.0/24 via 198.18.1.2 dev dp1 proto bird" <<<"$(ip -n "$R" route)"
