@@ -22,10 +22,10 @@ uint64_t routes_rand(uint64_t *s)
  * Share of each prefix length in 100 000 routes, as in a 2024 full IPv4 feed
  * (about 950 000 routes: some 16 /8s, 1 400 /14s, 13 500 /16s, 120 000 /22s,
  * 560 000 /24s), plus a tenth of a percent longer than /24, which a DFZ feed
- * filters but a router's own table (customers, loopbacks) holds. Until session
- * 7 this was per mille with 1 per mille of /8s: a 1M table held 966 of them,
- * every address had a /8 above it, and rte_fib skips writing a prefix whose
- * covering route has its next hop.
+ * filters but a router's own table (customers, loopbacks) holds. The /8s are
+ * as few as in a real feed: with one in a thousand, every address would have
+ * a /8 above it, and the FIB does not write an entry that already holds the
+ * next hop, so a route would cost less than it does.
  */
 static const struct {
 	uint8_t len;

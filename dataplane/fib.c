@@ -1,39 +1,55 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Two rte_fib copies switched under QSBR, so workers never read a half-updated DIR-24-8. */
+/* Two copies of the DIR-24-8 table switched under QSBR, so workers never read a half-updated one. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_cycles.h>
-#include <rte_errno.h>
-#include <rte_fib.h>
+#include <rte_malloc.h>
 
-#include "dataplane/fib.h"
+#include "dataplane/fib_priv.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/rcu.h"
-#include "dataplane/workarounds/fib_layout.h"
 
-struct rte_fib *dp_fib_copies[2];
+_Static_assert(DP_NH_NONE == 0, "a zeroed table is one with no routes");
+
 unsigned int dp_fib_active_idx;
 const uint32_t *dp_fib_tbl24[2];
+const uint32_t *dp_fib_tbl8[2];
+static struct fib_copy copies[2];
+static unsigned int nb_groups;
 static uint64_t updates;
 static size_t memory;
 
+/* Entries [at, at + n) of one table, written to the standby copy and not yet to the other. */
+struct dirty {
+	uint32_t at, n;
+	enum fib_table t;
+};
+
 /*
- * Changes the standby copy lacks. While staging they are the ones made to the
- * standby alone; after dp_fib_publish, the ones the new standby (the copy
- * workers read before) has yet to get, applied a slice at a time by
- * dp_fib_level, or all at once before the next dp_fib_apply.
+ * The entries the standby copy lacks. While staging they are the ones
+ * written to the standby alone; after a switch, the ones the new standby (the
+ * copy workers read before) has yet to get, copied a slice at a time by
+ * dp_fib_level, or all at once before the next change. Ranges next to each
+ * other are one (a batch is written in address order); when the list cannot
+ * grow, it becomes both tables whole.
  */
 static struct {
-	struct dp_fib_op *ops;
-	unsigned int n, cap, done;
+	struct dirty *r;
+	unsigned int n, cap;
+	unsigned int done;	/* ranges copied */
+	uint32_t part;		/* entries of r[done] copied */
+	uint64_t entries;	/* entries yet to copy */
+	bool all;
 	bool staging;
 } lag;
 
-static struct fib_tbl8_counts *fib_counts[2];
+#define LAG_FIRST_CAP 4096
+
 static struct dp_fib_cost cost;
 
 void dp_fib_cost(struct dp_fib_cost *c)
@@ -48,39 +64,75 @@ uint64_t dp_fib_cycles(void)
 
 int dp_fib_init(unsigned int max_routes, int socket)
 {
-	struct rte_fib_conf conf = {
-		.type = RTE_FIB_DIR24_8,
-		.default_nh = DP_NH_NONE,
-		.max_routes = max_routes,
-		.dir24_8 = {
-			.nh_sz = RTE_FIB_DIR24_8_4B,
-			/* prefixes longer than /24 are rare in Internet tables */
-			.num_tbl8 = max_routes / 64 > 1024 ? max_routes / 64 : 1024,
-		},
-	};
+	/* prefixes longer than /24 are rare in Internet tables */
+	unsigned int groups = RTE_MIN(RTE_MAX(max_routes / 64, 1024u), 1u << 22);
+	size_t s24 = (size_t)FIB_TBL24_ENTRIES * sizeof(uint32_t);
+	size_t s8 = (size_t)groups * FIB_GROUP_ENTRIES * sizeof(uint32_t);
 	char name[32];
 	int i;
 
-	if (conf.dir24_8.num_tbl8 > (1u << 22))
-		conf.dir24_8.num_tbl8 = 1u << 22;
 	for (i = 0; i < 2; i++) {
-		snprintf(name, sizeof(name), "tern_fib%d", i);
-		dp_fib_copies[i] = rte_fib_create(name, socket, &conf);
-		if (dp_fib_copies[i] == NULL)
-			return -rte_errno ? -rte_errno : -ENOMEM;
-		dp_fib_tbl24[i] = fib_layout_tbl24(dp_fib_copies[i], DP_NH_NONE);
-		fib_counts[i] = fib_layout_tbl8_counts(dp_fib_copies[i], conf.dir24_8.num_tbl8);
+		snprintf(name, sizeof(name), "tern_fib%d_tbl24", i);
+		copies[i].tbl24 = rte_zmalloc_socket(name, s24, RTE_CACHE_LINE_SIZE, socket);
+		snprintf(name, sizeof(name), "tern_fib%d_tbl8", i);
+		copies[i].tbl8 = rte_zmalloc_socket(name, s8, RTE_CACHE_LINE_SIZE, socket);
+		if (copies[i].tbl24 == NULL || copies[i].tbl8 == NULL)
+			return -ENOMEM;
+		dp_fib_tbl24[i] = copies[i].tbl24;
+		dp_fib_tbl8[i] = copies[i].tbl8;
 	}
-	memory = 2 * ((size_t)(1 << 24) * 4 + (size_t)conf.dir24_8.num_tbl8 * 256 * 4);
-	return 0;
+	nb_groups = groups;
+	lag.r = malloc(LAG_FIRST_CAP * sizeof(*lag.r));
+	if (lag.r == NULL)
+		return -ENOMEM;
+	lag.cap = LAG_FIRST_CAP;
+	memory = 2 * (s24 + s8);
+	return fib_update_init(max_routes, groups, socket);
+}
+
+static void lag_all(void)
+{
+	lag.r[0] = (struct dirty){ .at = 0, .n = FIB_TBL24_ENTRIES, .t = FIB_TBL24 };
+	lag.r[1] = (struct dirty){ .at = 0, .n = nb_groups * FIB_GROUP_ENTRIES, .t = FIB_TBL8 };
+	lag.n = 2;
+	lag.done = lag.part = 0;
+	lag.entries = (uint64_t)lag.r[0].n + lag.r[1].n;
+	lag.all = true;
+}
+
+void fib_dirty(enum fib_table t, uint32_t at, uint32_t n)
+{
+	struct dirty *last = lag.n ? &lag.r[lag.n - 1] : NULL;
+
+	if (lag.all)
+		return;
+	if (last && last->t == t && at >= last->at && at <= last->at + last->n) {
+		uint32_t end = RTE_MAX(last->at + last->n, at + n);
+
+		lag.entries += end - (last->at + last->n);
+		last->n = end - last->at;
+		return;
+	}
+	if (lag.n == lag.cap) {
+		struct dirty *r = realloc(lag.r, 2 * (size_t)lag.cap * sizeof(*r));
+
+		if (r == NULL) {
+			lag_all();
+			return;
+		}
+		lag.r = r;
+		lag.cap *= 2;
+	}
+	lag.r[lag.n++] = (struct dirty){ .at = at, .n = n, .t = t };
+	lag.entries += n;
 }
 
 /*
  * The batch in address order (then shorter prefixes first; operations on one
- * prefix keep their order, operations on different prefixes commute). rte_fib
- * walks its rib tree for every change, and for a big batch those walks are
- * mostly cache misses in random order; in address order one walk leaves the
- * next one's path in cache.
+ * prefix keep their order, operations on different prefixes commute). What a
+ * change reads and writes is spread over tables of 64 MiB; in address order
+ * neighbouring changes share their cache lines, and the ranges the other copy
+ * is given merge.
  */
 struct sort_op {
 	uint64_t key;		/* prefix, depth, position: a total order */
@@ -125,75 +177,45 @@ static const struct dp_fib_op *in_address_order(const struct dp_fib_op *ops, uns
 	return sorted;
 }
 
-static int apply_to(struct rte_fib *f, const struct dp_fib_op *ops, unsigned int n)
+/* Copies n entries of range d, from its entry from on, from the active copy to the standby. */
+static void copy_range(const struct dirty *d, uint32_t from, uint32_t n)
 {
-	struct fib_tbl8_counts *counts = fib_counts[f == dp_fib_copies[1]];
-	unsigned int i;
-	int rc, first = 0;
+	const struct fib_copy *a = &copies[dp_fib_active_idx];
+	struct fib_copy *s = &copies[dp_fib_active_idx ^ 1];
+	size_t at = (size_t)d->at + from;
 
-	for (i = 0; i < n; i++) {
-		if (ops[i].del)
-			rc = rte_fib_delete(f, ops[i].prefix, ops[i].depth);
-		else
-			rc = rte_fib_add(f, ops[i].prefix, ops[i].depth, ops[i].nh);
-		fib_layout_mend_tbl8_counts(counts);
-		if (rc == -ENOENT && ops[i].del)
-			rc = 0;	/* deleting what is absent leaves the table as asked */
-		if (rc < 0 && first == 0)
-			first = rc;
-	}
-	return first;
-}
-
-static void lag_clear(void)
-{
-	free(lag.ops);
-	memset(&lag, 0, sizeof(lag));
-}
-
-/* in_address_order, its cycles counted. */
-static const struct dp_fib_op *sorted(const struct dp_fib_op *ops, unsigned int n)
-{
-	uint64_t t = rte_rdtsc();
-
-	ops = in_address_order(ops, n);
-	cost.sort += rte_rdtsc() - t;
-	return ops;
-}
-
-/* apply_to, its cycles counted in *to. */
-static int apply_timed(struct rte_fib *f, const struct dp_fib_op *ops, unsigned int n,
-		       uint64_t *to)
-{
-	uint64_t t = rte_rdtsc();
-	int rc = apply_to(f, ops, n);
-
-	*to += rte_rdtsc() - t;
-	return rc;
-}
-
-/* The switch of copies has been made: wait out the workers reading the other one. */
-static void grace_period(void)
-{
-	uint64_t t = rte_rdtsc();
-
-	dp_rcu_synchronize();
-	cost.grace += rte_rdtsc() - t;
+	if (d->t == FIB_TBL24)
+		memcpy(s->tbl24 + at, a->tbl24 + at, n * sizeof(uint32_t));
+	else
+		memcpy(s->tbl8 + at, a->tbl8 + at, n * sizeof(uint32_t));
 }
 
 bool dp_fib_level(unsigned int budget)
 {
-	unsigned int standby = dp_fib_active_idx ^ 1, n;
+	uint64_t t;
 
 	if (lag.staging || lag.done == lag.n)
 		return false;
-	n = lag.n - lag.done < budget ? lag.n - lag.done : budget;
-	apply_timed(dp_fib_copies[standby], lag.ops + lag.done, n, &cost.level);
-	lag.done += n;
-	if (lag.done < lag.n)
-		return true;
-	lag_clear();
-	return false;
+	t = rte_rdtsc();
+	while (budget > 0 && lag.done < lag.n) {
+		const struct dirty *d = &lag.r[lag.done];
+		uint32_t n = RTE_MIN(d->n - lag.part, budget);
+
+		copy_range(d, lag.part, n);
+		budget -= n;
+		lag.part += n;
+		lag.entries -= n;
+		if (lag.part == d->n) {
+			lag.done++;
+			lag.part = 0;
+		}
+	}
+	if (lag.done == lag.n) {
+		lag.n = lag.done = 0;
+		lag.all = false;
+	}
+	cost.level += rte_rdtsc() - t;
+	return lag.n > 0;
 }
 
 bool dp_fib_staging(void)
@@ -203,39 +225,53 @@ bool dp_fib_staging(void)
 
 unsigned int dp_fib_lag(void)
 {
-	return lag.n - lag.done;
+	return lag.entries > UINT_MAX ? UINT_MAX : lag.entries;
+}
+
+/* How many changes ahead the entries a change touches are fetched. */
+#define PREFETCH_AHEAD 8
+
+/* The batch, in address order, made in the standby copy, its cycles counted. */
+static int update_standby(const struct dp_fib_op *ops, unsigned int n)
+{
+	struct fib_copy *c = &copies[dp_fib_active_idx ^ 1];
+	uint64_t t;
+	unsigned int i;
+	int rc, first = 0;
+
+	t = rte_rdtsc();
+	ops = in_address_order(ops, n);
+	cost.sort += rte_rdtsc() - t;
+	t = rte_rdtsc();
+	for (i = 0; i < n; i++) {
+		if (i + PREFETCH_AHEAD < n)
+			fib_update_prefetch(c, &ops[i + PREFETCH_AHEAD]);
+		rc = fib_update(c, &ops[i]);
+		if (rc < 0 && first == 0)
+			first = rc;
+	}
+	cost.standby += rte_rdtsc() - t;
+	updates += n;
+	return first;
+}
+
+/* Workers read the standby from now on; returns once none reads the other copy. */
+static void switch_copies(void)
+{
+	uint64_t t = rte_rdtsc();
+
+	__atomic_store_n(&dp_fib_active_idx, dp_fib_active_idx ^ 1, __ATOMIC_RELEASE);
+	dp_rcu_synchronize();
+	cost.grace += rte_rdtsc() - t;
 }
 
 int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n)
 {
-	unsigned int standby = dp_fib_active_idx ^ 1;
-
 	if (!lag.staging) {
 		dp_fib_level(UINT_MAX);
 		lag.staging = true;
 	}
-	if (n == 0)
-		return 0;
-	if (lag.n + n > lag.cap) {
-		unsigned int cap = lag.cap ? lag.cap : 65536;
-		struct dp_fib_op *o;
-
-		while (cap < lag.n + n)
-			cap *= 2;
-		o = realloc(lag.ops, (size_t)cap * sizeof(*o));
-		if (o == NULL) {
-			/* nothing to keep the changes in: show what is staged, go on as dp_fib_apply does */
-			dp_fib_publish();
-			return dp_fib_apply(ops, n);
-		}
-		lag.ops = o;
-		lag.cap = cap;
-	}
-	ops = sorted(ops, n);
-	memcpy(lag.ops + lag.n, ops, (size_t)n * sizeof(*ops));
-	lag.n += n;
-	updates += n;
-	return apply_timed(dp_fib_copies[standby], ops, n, &cost.standby);
+	return n ? update_standby(ops, n) : 0;
 }
 
 void dp_fib_publish(void)
@@ -243,15 +279,11 @@ void dp_fib_publish(void)
 	if (!lag.staging)
 		return;
 	lag.staging = false;
-	__atomic_store_n(&dp_fib_active_idx, dp_fib_active_idx ^ 1, __ATOMIC_RELEASE);
-	grace_period();
-	if (lag.n == 0)
-		lag_clear();
+	switch_copies();
 }
 
 int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n)
 {
-	unsigned int active, standby;
 	int rc;
 
 	if (n == 0)
@@ -259,15 +291,12 @@ int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n)
 	if (lag.staging)
 		return dp_fib_stage(ops, n);
 	dp_fib_level(UINT_MAX);	/* the standby first gets what it lacks */
-	active = dp_fib_active_idx;
-	standby = active ^ 1;
-	ops = sorted(ops, n);
-	rc = apply_timed(dp_fib_copies[standby], ops, n, &cost.standby);
-	__atomic_store_n(&dp_fib_active_idx, standby, __ATOMIC_RELEASE);
-	grace_period();
+	rc = update_standby(ops, n);
+	if (lag.n == 0)
+		return rc;	/* no entry changed: nothing to switch */
+	switch_copies();
 	/* No worker reads the old copy any more: bring it level. */
-	apply_timed(dp_fib_copies[active], ops, n, &cost.level);
-	updates += n;
+	dp_fib_level(UINT_MAX);
 	return rc;
 }
 
@@ -287,10 +316,7 @@ int dp_fib_del(uint32_t prefix, uint8_t depth)
 
 uint32_t dp_fib_lookup(uint32_t ip)
 {
-	uint64_t nh = DP_NH_NONE;
-
-	rte_fib_lookup_bulk(dp_fib_active(), &ip, &nh, 1);
-	return nh;
+	return dp_fib_lookup_in(dp_fib_active_index(), ip);
 }
 
 uint64_t dp_fib_updates(void)
@@ -298,7 +324,18 @@ uint64_t dp_fib_updates(void)
 	return updates;
 }
 
+unsigned int dp_fib_routes(void)
+{
+	return fib_update_routes();
+}
+
+void dp_fib_groups(unsigned int *used, unsigned int *total)
+{
+	*used = fib_update_groups_used();
+	*total = nb_groups;
+}
+
 size_t dp_fib_memory(void)
 {
-	return memory;
+	return memory + fib_update_memory();
 }

@@ -1,24 +1,35 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The IPv4 FIB: rte_fib DIR-24-8 made safe for lock-free readers.
- * Owner: the control thread writes, workers read dp_fib_active().
- * Two copies: updates go to the standby copy, the copies are switched, and
- * after a QSBR grace period the same updates are replayed on the old one.
+ * The IPv4 FIB: a DIR-24-8 table made safe for lock-free readers.
+ * Owner: the control thread writes, workers read the active copy.
+ *
+ * Two copies of the table: a batch of changes is written to the standby
+ * copy, the copies are switched, and after a QSBR grace period the entries
+ * the batch wrote are copied into the other one. The routes themselves (and
+ * which of them covers which entry) are kept once, in fib_update.c, so a
+ * change costs one update and an entry copy, not two.
  *
  * A table loaded in bulk (ternd's start, with a full table in the kernel) is
  * staged instead: every batch goes to the standby alone, dp_fib_publish
  * switches the copies once, and the copy workers left is brought level a
  * slice at a time (dp_fib_level, from the control loop) instead of doubling
  * the time until the FIB is complete. The next dp_fib_apply levels whatever
- * is left first, so the copies never diverge by more than the lag.
+ * is left first, so the copies never differ by more than the lag.
+ *
+ * An entry of the first level (2^24 of them, one per /24) holds a next hop
+ * shifted left by one or, with bit 0 set, the index of a second-level group
+ * of 256 entries, one per address of that /24, each a next hop shifted left
+ * by one.
  */
 #ifndef TERN_FIB_H
 #define TERN_FIB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include <rte_fib.h>
+#include <rte_branch_prediction.h>
+#include <rte_prefetch.h>
 
 struct dp_fib_op {
 	uint32_t prefix;	/* host order */
@@ -27,17 +38,12 @@ struct dp_fib_op {
 	uint32_t nh;
 };
 
-extern struct rte_fib *dp_fib_copies[2];
+#define DP_FIB_GROUP 1u		/* bit 0 of a first-level entry: a second-level group */
+
 extern unsigned int dp_fib_active_idx;
-/*
- * Each copy's first-level table (2^24 entries of 4 bytes), found at init in
- * rte_fib's private layout and checked there against a route it adds, or NULL
- * when the check fails. ip4_fast prefetches and reads its entries (second-level
- * groups it leaves to rte_fib_lookup_bulk); with NULL it looks every packet
- * up with rte_fib_lookup_bulk. Workers read only the active copy, which the
- * control thread does not write.
- */
+/* Each copy's first level (2^24 entries) and second-level groups (256 entries each). */
 extern const uint32_t *dp_fib_tbl24[2];
+extern const uint32_t *dp_fib_tbl8[2];
 
 int dp_fib_init(unsigned int max_routes, int socket);
 /* Applies a batch atomically for readers: they see all of it or none. */
@@ -48,36 +54,58 @@ int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n);
 bool dp_fib_staging(void);
 /* Switches to the staged copy; the other one now lags. */
 void dp_fib_publish(void);
-/* Applies up to budget of the lagging copy's changes; true while some remain. */
+/* Copies up to budget of the entries the lagging copy lacks; true while some remain. */
 bool dp_fib_level(unsigned int budget);
-/* Changes the standby copy lacks. */
+/* Entries the standby copy lacks. */
 unsigned int dp_fib_lag(void);
 int dp_fib_add(uint32_t prefix, uint8_t depth, uint32_t nh);
 int dp_fib_del(uint32_t prefix, uint8_t depth);
 uint32_t dp_fib_lookup(uint32_t ip);
 uint64_t dp_fib_updates(void);
+/* Routes held, and second-level groups in use of those there are. */
+unsigned int dp_fib_routes(void);
+void dp_fib_groups(unsigned int *used, unsigned int *total);
 
 /* Where the control thread's FIB updates went, in TSC cycles since start. */
 struct dp_fib_cost {
 	uint64_t sort;		/* batches put in address order */
-	uint64_t standby;	/* changes written to the copy workers do not read */
+	uint64_t standby;	/* the routes' changes, written to the copy workers do not read */
 	uint64_t grace;		/* after a switch, waiting out the workers on the other copy */
-	uint64_t level;		/* the same changes written to the other copy */
+	uint64_t level;		/* the entries written copied to the other copy */
 };
 void dp_fib_cost(struct dp_fib_cost *c);
 /* Their sum. */
 uint64_t dp_fib_cycles(void);
 size_t dp_fib_memory(void);
 
-/* The copy workers read now: index for dp_fib_copies and dp_fib_tbl24. */
+/* The copy workers read now: index for dp_fib_tbl24 and dp_fib_tbl8. */
 static inline unsigned int dp_fib_active_index(void)
 {
 	return __atomic_load_n(&dp_fib_active_idx, __ATOMIC_ACQUIRE);
 }
 
-static inline struct rte_fib *dp_fib_active(void)
+/* The next hop for ip whose first-level entry is e, in copy's second level when e is a group. */
+static inline uint32_t dp_fib_entry_nh(unsigned int copy, uint32_t e, uint32_t ip)
 {
-	return dp_fib_copies[dp_fib_active_index()];
+	if (unlikely(e & DP_FIB_GROUP))
+		e = dp_fib_tbl8[copy][(e >> 1) << 8 | (ip & 0xff)];
+	return e >> 1;
+}
+
+static inline uint32_t dp_fib_lookup_in(unsigned int copy, uint32_t ip)
+{
+	return dp_fib_entry_nh(copy, dp_fib_tbl24[copy][ip >> 8], ip);
+}
+
+/* The next hops of n addresses (host order) in the copy workers read now. */
+static inline void dp_fib_lookup_bulk(const uint32_t *ip, uint32_t *nh, unsigned int n)
+{
+	unsigned int copy = dp_fib_active_index(), i;
+
+	for (i = 0; i < n; i++)
+		rte_prefetch0(&dp_fib_tbl24[copy][ip[i] >> 8]);
+	for (i = 0; i < n; i++)
+		nh[i] = dp_fib_lookup_in(copy, ip[i]);
 }
 
 #endif

@@ -11,7 +11,6 @@
  * whole vector takes that long path, which is the one a trace records.
  */
 #include <rte_ether.h>
-#include <rte_fib.h>
 
 #include "dataplane/ecmp.h"
 #include "dataplane/fib.h"
@@ -95,15 +94,6 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
 	return 1 + nh->port;
 }
 
-/* The next hop for dst from rte_fib itself: the second level, a few in a thousand of a full table. */
-static __rte_noinline uint64_t fib_lookup_tbl8(struct rte_fib *fib, uint32_t dst)
-{
-	uint64_t nh_id;
-
-	rte_fib_lookup_bulk(fib, &dst, &nh_id, 1);
-	return nh_id;
-}
-
 /* The frame's IPv4 destination, host order, or 0 when the frame is too short to hold one. */
 static inline uint32_t frame_dst(const struct rte_mbuf *m)
 {
@@ -118,20 +108,16 @@ static inline uint32_t frame_dst(const struct rte_mbuf *m)
 /*
  * Frames from .. to - 1 of the vector, each in one go: its checks (or, when
  * checked, the ones a pass before made: hdr and tl, from from on), its FIB lookup, its
- * rewrite and its next. With entries (each frame's first-level FIB entry,
- * prefetched), the lookup is rte_fib's DIR-24-8 with its first level read
- * here: an entry is the next hop shifted left by one or, with bit 0 set, a
- * second-level group's index, left to rte_fib. That is 3 instructions where
- * rte_fib's lookup is a call through a pointer and about 20. Without entries,
- * nh_id holds rte_fib's answers. Inlined once for each case, so the tests on
- * checked and entries are made at compile time; any and all collect the
- * nexts' bits (they differ where the nexts do).
+ * rewrite and its next. The lookup starts from each frame's first-level FIB
+ * entry, found and prefetched before (entries): the next hop shifted left by
+ * one or, with bit 0 set, a second-level group's index (dp_fib_entry_nh).
+ * Inlined once for each case, so the test on checked is made at compile
+ * time; any and all collect the nexts' bits (they differ where the nexts do).
  */
 static __rte_always_inline void
-fast_frames(void **objs, uint16_t from, uint16_t to, struct rte_fib *fib,
-	    const uint32_t *const *entries, const uint64_t *nh_id, bool checked,
-	    struct rte_ipv4_hdr *const *hdr, const uint32_t *tl, rte_edge_t *nexts,
-	    rte_edge_t *any, rte_edge_t *all)
+fast_frames(void **objs, uint16_t from, uint16_t to, unsigned int copy,
+	    const uint32_t *const *entries, bool checked, struct rte_ipv4_hdr *const *hdr,
+	    const uint32_t *tl, rte_edge_t *nexts, rte_edge_t *any, rte_edge_t *all)
 {
 	uint16_t i;
 
@@ -140,7 +126,6 @@ fast_frames(void **objs, uint16_t from, uint16_t to, struct rte_fib *fib,
 		rte_edge_t next = IP4_FAST_NEXT_SLOW;
 		struct rte_ipv4_hdr *ip;
 		uint32_t len;
-		uint64_t id;
 
 		if (checked) {	/* hdr and tl are given exactly when checked */
 			/* cppcheck-suppress nullPointer */
@@ -150,18 +135,10 @@ fast_frames(void **objs, uint16_t from, uint16_t to, struct rte_fib *fib,
 		} else {
 			ip = fast_candidate(m, &len);
 		}
-		if (likely(ip != NULL)) {
-			if (entries != NULL) {
-				uint32_t e = *entries[i];
-
-				id = e >> 1;
-				if (unlikely(e & 1))
-					id = fib_lookup_tbl8(fib, rte_be_to_cpu_32(ip->dst_addr));
-			} else {
-				id = nh_id[i];
-			}
-			next = fast_forward(m, ip, len, dp_nh_get(id));
-		}
+		if (likely(ip != NULL))
+			next = fast_forward(m, ip, len,
+					    dp_nh_get(dp_fib_entry_nh(copy, *entries[i],
+								      rte_be_to_cpu_32(ip->dst_addr))));
 		nexts[i] = next;
 		*any |= next;
 		*all &= next;
@@ -187,12 +164,9 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	const uint32_t *entries[RTE_GRAPH_BURST_SIZE];
 	struct rte_ipv4_hdr *hdr[IP4_FAST_HEAD_START];
 	uint32_t tl[IP4_FAST_HEAD_START];
-	uint32_t dst[RTE_GRAPH_BURST_SIZE];
-	uint64_t nh_id[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t any = 0, all = UINT16_MAX;
 	const uint32_t *tbl24;
-	struct rte_fib *fib;
 	unsigned int copy;
 	uint16_t i, head, at, end;
 
@@ -203,15 +177,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		return nb;
 	}
 	copy = dp_fib_active_index();
-	fib = dp_fib_copies[copy];
 	tbl24 = dp_fib_tbl24[copy];
-	if (unlikely(tbl24 == NULL)) {	/* a DIR-24-8 whose layout fib.c did not recognise */
-		for (i = 0; i < nb; i++)
-			dst[i] = frame_dst(objs[i]);
-		rte_fib_lookup_bulk(fib, dst, nh_id, nb);
-		fast_frames(objs, 0, nb, fib, NULL, nh_id, false, NULL, NULL, nexts, &any, &all);
-		goto dispatch;
-	}
 	/*
 	 * A first pass finds each frame's first-level entry (what a frame too
 	 * short to hold a destination, or one that then fails its checks, points
@@ -235,10 +201,9 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		head = RTE_MIN(end, at + IP4_FAST_HEAD_START);
 		for (i = at; i < head; i++)
 			hdr[i - at] = fast_candidate(objs[i], &tl[i - at]);
-		fast_frames(objs, at, head, fib, entries, NULL, true, hdr, tl, nexts, &any, &all);
-		fast_frames(objs, head, end, fib, entries, NULL, false, NULL, NULL, nexts, &any, &all);
+		fast_frames(objs, at, head, copy, entries, true, hdr, tl, nexts, &any, &all);
+		fast_frames(objs, head, end, copy, entries, false, NULL, NULL, nexts, &any, &all);
 	}
-dispatch:
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], any ^ all);
 	return nb;
 }

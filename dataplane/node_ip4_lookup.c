@@ -1,8 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ip4_lookup: one bulk FIB lookup per vector; the nexthop's kind decides each packet's fate
  * (and a link-layer broadcast or multicast reaches only the router). */
-#include <rte_fib.h>
-
 #include "dataplane/ecmp.h"
 #include "dataplane/fib.h"
 #include "dataplane/node.h"
@@ -34,9 +32,8 @@ static const rte_edge_t kind_edge[DP_NH_KIND_MAX] = {
 static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				   uint16_t nb)
 {
-	struct rte_fib *fib = dp_fib_active();
 	uint32_t dst[RTE_GRAPH_BURST_SIZE];
-	uint64_t nh_id[RTE_GRAPH_BURST_SIZE];
+	uint32_t nh_id[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	uint16_t odd = 0, i;
 
@@ -49,7 +46,7 @@ static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *nod
 
 		dst[i] = rte_be_to_cpu_32(ip->dst_addr);
 	}
-	rte_fib_lookup_bulk(fib, dst, nh_id, nb);
+	dp_fib_lookup_bulk(dst, nh_id, nb);
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = objs[i];
 		const struct dp_nexthop *nh = dp_nh_get(nh_id[i]);

@@ -426,9 +426,9 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 
 static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 {
+	unsigned int t, groups, group_total;
 	struct rib_counts c;
 	struct render r;
-	unsigned int t;
 
 	rib_counts(&c);
 	render_begin(&r, ctx);
@@ -444,12 +444,16 @@ static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 	render_uint(&r, "nexthops", "nexthops                 %10lu\n", c.nexthops);
 	render_uint(&r, "neighbors", "neighbours               %10lu\n", c.neighbours);
 	render_uint(&r, "addresses", NULL, c.addresses);
+	dp_fib_groups(&groups, &group_total);
+	render_uint(&r, "fib_routes", "FIB routes               %10lu\n", dp_fib_routes());
+	render_uint(&r, "fib_groups", "FIB /24s with longer routes %7lu", groups);
+	render_uint(&r, "fib_groups_max", " of %lu\n", group_total);
 	render_uint(&r, "fib_updates", "FIB updates              %10lu\n", dp_fib_updates());
 	render_uint(&r, "fib_memory_bytes", NULL, dp_fib_memory());
 	render_text(&r, "FIB memory               %10zu MiB (two copies)\n", dp_fib_memory() >> 20);
 	/* after a bulk load at start: forwarding is complete, the spare copy follows */
 	render_uint(&r, "fib_standby_lag", dp_fib_lag() > 0 ?
-		    "FIB second copy behind   %10lu changes (being brought level)\n" : NULL, dp_fib_lag());
+		    "FIB second copy behind   %10lu entries (being brought level)\n" : NULL, dp_fib_lag());
 	render_end(&r);
 	return 0;
 }

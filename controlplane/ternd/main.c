@@ -297,10 +297,10 @@ static void tick(void)
 	metrics_server_tick();
 }
 
-/* The FIB copy workers left at start, brought level in slices of a few milliseconds each. */
+/* The FIB copy workers left at start, brought level in slices of 1 MiB of entries. */
 static bool fib_level_slice(void)
 {
-	return dp_fib_level(8192);
+	return dp_fib_level(1u << 18);
 }
 
 static void shutdown_all(void)

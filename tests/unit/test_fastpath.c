@@ -360,20 +360,6 @@ static void test_a_mixed_vector_has_the_same_fates(void **state)
 }
 
 /*
- * Where rte_fib's layout check failed at init (another DPDK), ip4_fast looks
- * the whole vector up with rte_fib_lookup_bulk: the same fates again.
- */
-static void test_without_the_first_level_address_the_same_fates(void **state)
-{
-	const uint32_t *saved[2] = { dp_fib_tbl24[0], dp_fib_tbl24[1] };
-
-	dp_fib_tbl24[0] = dp_fib_tbl24[1] = NULL;
-	test_a_mixed_vector_has_the_same_fates(state);
-	dp_fib_tbl24[0] = saved[0];
-	dp_fib_tbl24[1] = saved[1];
-}
-
-/*
  * An ICMP error to one of the router's own addresses (here: a frame from 198.18.0.1,
  * which is local, to a destination with no route) is punted to the kernel as built. It
  * must carry the offending frame's link header, for the port's MAC, or the kernel drops
@@ -419,7 +405,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_every_kind_of_frame_has_one_fate),
 		cmocka_unit_test(test_a_mixed_vector_has_the_same_fates),
-		cmocka_unit_test(test_without_the_first_level_address_the_same_fates),
 		cmocka_unit_test(test_an_icmp_error_to_the_router_is_punted_with_the_frame_link_header),
 		cmocka_unit_test(test_a_frame_in_two_segments_goes_where_it_would_in_one),
 	};

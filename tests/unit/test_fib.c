@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* FIB and nexthop update safety: a worker reading during updates never sees a gap or a torn entry. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,7 +27,7 @@ static uint64_t reads, gaps, torn;
 static int reader(void *arg)
 {
 	uint32_t ips[64];
-	uint64_t nh[64];
+	uint32_t nh[64];
 	unsigned int i;
 
 	for (i = 0; i < 64; i++)
@@ -34,7 +35,7 @@ static int reader(void *arg)
 	rte_rcu_qsbr_thread_register(dp_rcu, 0);
 	rte_rcu_qsbr_thread_online(dp_rcu, 0);
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
-		rte_fib_lookup_bulk(dp_fib_active(), ips, nh, 64);
+		dp_fib_lookup_bulk(ips, nh, 64);
 		for (i = 0; i < 64; i++) {
 			const struct dp_nexthop *n = dp_nh_get(nh[i]);
 
@@ -77,13 +78,15 @@ static void test_fib_lookup_answers_longest_prefix(void **state)
 }
 
 /*
- * The prefetch address ip4_fast uses: each copy's first-level table was found
- * (the layout check at init passed with this DPDK), and it holds what rte_fib
- * answers, for a /15, a /24 and a /28's group alike, in both copies.
+ * What ip4_fast reads: each copy's first level holds a route's next hop
+ * shifted left by one, or a second-level group whose entries hold those of
+ * the routes longer than /24 and, elsewhere, the /24's; both copies alike,
+ * and the group given back with the /24's last long route.
  */
 static void test_fib_tbl24_is_where_the_lookup_reads(void **state)
 {
-	unsigned int c;
+	unsigned int c, used, total;
+	uint32_t e;
 
 	assert_non_null(dp_fib_tbl24[0]);
 	assert_non_null(dp_fib_tbl24[1]);
@@ -94,22 +97,33 @@ static void test_fib_tbl24_is_where_the_lookup_reads(void **state)
 	for (c = 0; c < 2; c++) {
 		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0100) >> 8], 7 << 1);
 		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0300) >> 8], 8 << 1);
-		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0400) >> 8] & 1, 1);	/* a group */
+		e = dp_fib_tbl24[c][(NET + 0x0400) >> 8];
+		assert_int_equal(e & DP_FIB_GROUP, DP_FIB_GROUP);
+		assert_int_equal(dp_fib_tbl8[c][(e >> 1) * 256 + 0x10], 9 << 1);
+		assert_int_equal(dp_fib_tbl8[c][(e >> 1) * 256 + 0x1f], 9 << 1);
+		assert_int_equal(dp_fib_tbl8[c][(e >> 1) * 256 + 0x20], 7 << 1);
+		assert_int_equal(dp_fib_tbl8[c][(e >> 1) * 256 + 0x0f], 7 << 1);
 		assert_int_equal(dp_fib_tbl24[c][(NET + 0x20000) >> 8], DP_NH_NONE << 1);
 	}
+	dp_fib_groups(&used, &total);
+	assert_int_equal(used, 1);
 	assert_int_equal(dp_fib_del(NET + 0x0410, 28), 0);
+	dp_fib_groups(&used, &total);
+	assert_int_equal(used, 0);
+	for (c = 0; c < 2; c++)
+		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0400) >> 8], 7 << 1);
 	assert_int_equal(dp_fib_del(NET + 0x0300, 24), 0);
 	assert_int_equal(dp_fib_del(NET, 15), 0);
 	for (c = 0; c < 2; c++)
 		assert_int_equal(dp_fib_tbl24[c][(NET + 0x0300) >> 8], DP_NH_NONE << 1);
+	assert_int_equal(dp_fib_routes(), 0);
 }
 
 /*
- * DPDK 22.11's DIR-24-8 reserves a second-level group for a route longer than
- * /24 unless its cover has the same next hop, and gives one back at its delete
- * all the same: a customer's /29 under its provider's /22, flapping, drove the
- * count below zero, and every new route longer than /24 failed from then on.
- * dp_fib mends the count: after the flaps, routes longer than /24 still go in,
+ * A customer's /29 under its provider's /22 with the same next hop, flapping,
+ * must give back each time exactly the second-level group it took (DPDK
+ * 22.11's DIR-24-8 miscounted that case, and every route longer than /24
+ * failed after a few flaps): afterwards routes longer than /24 still go in,
  * half the groups' worth, and again after more flaps.
  */
 static void flap(unsigned int times)
@@ -258,6 +272,128 @@ static void test_fib_cost_charges_each_stage(void **state)
 	assert_int_equal(dp_fib_apply(ops, 512), 0);
 }
 
+/* A longest-prefix match over the routes in model, the slow way. */
+struct model_route {
+	uint32_t prefix;
+	uint8_t depth;
+	uint32_t nh;
+	bool on;
+};
+
+static uint32_t model_lookup(const struct model_route *m, unsigned int n, uint32_t ip)
+{
+	uint32_t nh = DP_NH_NONE;
+	int best = -1;
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		uint32_t mask = m[i].depth ? ~0u << (32 - m[i].depth) : 0;
+
+		if (m[i].on && (ip & mask) == m[i].prefix && m[i].depth > best) {
+			best = m[i].depth;
+			nh = m[i].nh;
+		}
+	}
+	return nh;
+}
+
+/*
+ * Routes of every depth nested in one /16 (and a default route), added,
+ * changed and deleted at random in batches: after each batch both copies
+ * answer every address of the /16 as a longest-prefix match over the routes
+ * does, and when all are gone no second-level group is left taken.
+ */
+static void test_fib_matches_a_longest_prefix_model(void **state)
+{
+	enum { ROUTES = 96, ROUNDS = 60, BATCH = 24 };
+	static struct model_route m[ROUTES];
+	struct dp_fib_op ops[BATCH];
+	unsigned int i, r, k, c, used, total;
+	uint32_t seed = 12345, ip;
+
+	for (i = 0; i < ROUTES; i++) {
+		uint8_t d = i == 0 ? 0 : 16 + (i % 17);	/* the default, then /16 .. /32 */
+		unsigned int j;
+
+		for (;;) {	/* each prefix once: another depth when taken */
+			seed = seed * 1103515245 + 12345;
+			m[i].depth = d;
+			m[i].prefix = d ? (0x0b0b0000u | (seed >> 8 & 0xffff)) & (~0u << (32 - d)) : 0;
+			/* a few in one /24, so groups hold several depths */
+			if (i % 3 == 0 && d > 24)
+				m[i].prefix = (0x0b0b4200u | (seed >> 8 & 0xff)) & (~0u << (32 - d));
+			for (j = 0; j < i; j++)
+				if (m[j].prefix == m[i].prefix && m[j].depth == m[i].depth)
+					break;
+			if (j == i)
+				break;
+			d = 20 + (seed >> 12) % 13;
+		}
+	}
+	for (r = 0; r < ROUNDS; r++) {
+		for (k = 0; k < BATCH; k++) {
+			seed = seed * 1103515245 + 12345;
+			i = (seed >> 16) % ROUTES;
+			if (m[i].on && (seed & 3) == 0) {
+				m[i].on = false;
+				ops[k] = (struct dp_fib_op){ .prefix = m[i].prefix, .depth = m[i].depth,
+							     .del = 1 };
+			} else {
+				m[i].on = true;
+				m[i].nh = 1 + (seed >> 4) % 5;
+				ops[k] = (struct dp_fib_op){ .prefix = m[i].prefix, .depth = m[i].depth,
+							     .nh = m[i].nh };
+			}
+		}
+		assert_int_equal(dp_fib_apply(ops, BATCH), 0);
+		for (c = 0; c < 2; c++) {	/* each copy in turn */
+			for (ip = 0x0b0b0000u; ip <= 0x0b0bffffu; ip++)
+				if (dp_fib_lookup(ip) != model_lookup(m, ROUTES, ip))
+					fail_msg("round %u copy %u: %08x gives %u, not %u", r, c, ip,
+						 dp_fib_lookup(ip), model_lookup(m, ROUTES, ip));
+			assert_int_equal(dp_fib_lookup(0x0c000001u), model_lookup(m, ROUTES, 0x0c000001u));
+			assert_int_equal(dp_fib_add(0x0e000000u, 8, 1 + c), 0);	/* swaps the copies */
+		}
+	}
+	for (i = 0; i < ROUTES; i++)
+		if (m[i].on)
+			assert_int_equal(dp_fib_del(m[i].prefix, m[i].depth), 0);
+	assert_int_equal(dp_fib_del(0x0e000000u, 8), 0);
+	dp_fib_groups(&used, &total);
+	assert_int_equal(used, 0);
+	assert_int_equal(dp_fib_routes(), 0);
+	assert_int_equal(dp_fib_lookup(0x0b0b4201u), DP_NH_NONE);
+}
+
+/*
+ * When every second-level group is taken, a route longer than /24 in another
+ * /24 is refused with ENOSPC and changes nothing; one more in a /24 that has
+ * a group still goes in, and so does the refused one once a group is free.
+ */
+static void test_fib_second_level_full_refuses_and_changes_nothing(void **state)
+{
+	unsigned int i, used, total;
+
+	dp_fib_groups(&used, &total);
+	for (i = 0; i < total; i++)
+		assert_int_equal(dp_fib_add(0x0a000000u + (i << 8), 25, 1), 0);
+	assert_int_equal(dp_fib_add(0x0c000000u, 25, 2), -ENOSPC);
+	assert_int_equal(dp_fib_lookup(0x0c000001u), DP_NH_NONE);
+	assert_int_equal(dp_fib_routes(), total);
+	assert_int_equal(dp_fib_add(0x0a000080u, 25, 3), 0);	/* a group it has */
+	assert_int_equal(dp_fib_lookup(0x0a000081u), 3);
+	assert_int_equal(dp_fib_del(0x0a000000u, 25), 0);
+	assert_int_equal(dp_fib_del(0x0a000080u, 25), 0);
+	assert_int_equal(dp_fib_add(0x0c000000u, 25, 2), 0);
+	assert_int_equal(dp_fib_lookup(0x0c000001u), 2);
+	assert_int_equal(dp_fib_del(0x0c000000u, 25), 0);
+	for (i = 1; i < total; i++)
+		assert_int_equal(dp_fib_del(0x0a000000u + (i << 8), 25), 0);
+	dp_fib_groups(&used, &total);
+	assert_int_equal(used, 0);
+	assert_int_equal(dp_fib_routes(), 0);
+}
+
 static void test_fib_updates_never_expose_a_gap_or_torn_nexthop(void **state)
 {
 	unsigned int i, lcore = rte_get_next_lcore(-1, 1, 0);
@@ -300,6 +436,8 @@ int main(void)
 		cmocka_unit_test(test_fib_tbl24_is_where_the_lookup_reads),
 		cmocka_unit_test(test_fib_long_routes_flapping_under_a_same_nexthop_cover),
 		cmocka_unit_test(test_fib_batch_keeps_the_order_of_one_prefix),
+		cmocka_unit_test(test_fib_matches_a_longest_prefix_model),
+		cmocka_unit_test(test_fib_second_level_full_refuses_and_changes_nothing),
 		cmocka_unit_test(test_fib_staged_load_publish_and_level),
 		cmocka_unit_test(test_fib_cost_charges_each_stage),
 		cmocka_unit_test(test_fib_updates_never_expose_a_gap_or_torn_nexthop),
