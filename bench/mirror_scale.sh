@@ -44,7 +44,7 @@ wait_complete() {
 # CPU seconds of ternd's control thread (EAL's main lcore: the process's first thread)
 ctl_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f", ($14 + $15) / hz }' "/proc/$pid/task/$pid/stat"; }
 # ternd's nanoseconds by stage (show netlink's cost_ns), space separated, in a fixed order
-STAGES="read parse rib fib_sort fib_standby fib_grace fib_level reclaim"
+STAGES="read parse rib fib_standby fib_grace fib_level reclaim"
 stage_ns() { tern --json -c "show netlink" | /usr/bin/python3 -c 'import json,sys; c=json.load(sys.stdin)["cost_ns"]; print(" ".join(str(c[k]) for k in sys.argv[1:]))' $STAGES; }
 # runs ip -batch FILE in the router's namespace; prints the user+system CPU seconds of ip and
 # the kernel's work done for it

@@ -68,7 +68,6 @@ void dp_fib_groups(unsigned int *used, unsigned int *total);
 
 /* Where the control thread's FIB updates went, in TSC cycles since start. */
 struct dp_fib_cost {
-	uint64_t sort;		/* batches put in address order */
 	uint64_t standby;	/* the routes' changes, written to the copy workers do not read */
 	uint64_t grace;		/* after a switch, waiting out the workers on the other copy */
 	uint64_t level;		/* the entries written copied to the other copy */

@@ -40,8 +40,9 @@ unsigned int fib_update_groups_used(void);
  * taken (nothing changed then).
  */
 int fib_update(struct fib_copy *c, const struct dp_fib_op *op);
-/* Hints the entries the change op will touch into the cache. */
-void fib_update_prefetch(const struct fib_copy *c, const struct dp_fib_op *op);
+/* Brings what the next n (at most FIB_WARM_MAX) changes will read into the cache. */
+#define FIB_WARM_MAX 64
+void fib_update_warm(const struct fib_copy *c, const struct dp_fib_op *ops, unsigned int n);
 
 /* Notes entries [at, at + n) of table t as written to the standby copy (fib.c). */
 void fib_dirty(enum fib_table t, uint32_t at, uint32_t n);

@@ -34,6 +34,8 @@
 #include "dataplane/fib_priv.h"
 #include "dataplane/nexthop.h"
 
+_Static_assert(FIB_WARM_MAX <= RTE_HASH_LOOKUP_BULK_MAX, "one bulk lookup warms a slice");
+
 #define NO_ROUTE UINT32_MAX	/* in nh_at: no route at this position of the hash */
 
 static struct rte_hash *routes;
@@ -243,10 +245,47 @@ static void del_long(struct fib_copy *c, uint32_t prefix, uint8_t depth)
 	}
 }
 
-void fib_update_prefetch(const struct fib_copy *c, const struct dp_fib_op *op)
+void fib_update_warm(const struct fib_copy *c, const struct dp_fib_op *ops, unsigned int n)
 {
-	rte_prefetch0(&cover24[op->prefix >> 8]);
-	rte_prefetch0(&c->tbl24[op->prefix >> 8]);
+	uint64_t keys[FIB_WARM_MAX];
+	const void *k[FIB_WARM_MAX];
+	int32_t pos[FIB_WARM_MAX];
+	unsigned int i, m;
+
+	n = RTE_MIN(n, (unsigned int)FIB_WARM_MAX);
+	for (i = 0; i < n; i++) {
+		uint8_t depth = ops[i].depth > 32 ? 32 : ops[i].depth;
+
+		keys[i] = route_key(ops[i].prefix & depth_mask(depth), depth);
+		k[i] = &keys[i];
+		rte_prefetch0(&cover24[ops[i].prefix >> 8]);
+		rte_prefetch0(&c->tbl24[ops[i].prefix >> 8]);
+	}
+	/* looked up together, the hash's lines arrive side by side, not one after another */
+	if (rte_hash_lookup_bulk(routes, k, n, pos) < 0)
+		return;
+	for (i = 0; i < n; i++)
+		if (pos[i] >= 0)
+			rte_prefetch0(&nh_at[pos[i]]);
+	/* a delete up to /24 writes back the next hop of its cover, named by cover24 (here by
+	 * now): those looked up together as well */
+	for (i = 0, m = 0; i < n; i++) {
+		uint32_t below;
+
+		if (!ops[i].del || ops[i].depth > 24)
+			continue;
+		below = cover24[ops[i].prefix >> 8] & ((1u << ops[i].depth) - 1);
+		if (below == 0)
+			continue;
+		keys[m] = route_key(ops[i].prefix & depth_mask(top(below)), top(below));
+		k[m] = &keys[m];
+		m++;
+	}
+	if (m == 0 || rte_hash_lookup_bulk(routes, k, m, pos) < 0)
+		return;
+	for (i = 0; i < m; i++)
+		if (pos[i] >= 0)
+			rte_prefetch0(&nh_at[pos[i]]);
 }
 
 int fib_update(struct fib_copy *c, const struct dp_fib_op *op)

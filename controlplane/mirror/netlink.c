@@ -69,28 +69,73 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-static int apply_one(const struct nlmsghdr *nlh, void *data)
+/* Parses one message into *m, its cycles counted; false for one to skip (an ACK, a malformed one). */
+static bool parse_one(const struct nlmsghdr *nlh, struct nl_msg *m)
 {
-	uint64_t t0 = rte_rdtsc(), t1, fib;
-	struct nl_msg m;
+	uint64_t t0 = rte_rdtsc();
 	int rc;
 
 	if (nlh->nlmsg_type == NLMSG_ERROR)
-		return MNL_CB_OK;
+		return false;
 	stats.messages++;
-	rc = nl_parse(nlh, &m);
-	t1 = rte_rdtsc();
-	stats.cycles_parse += t1 - t0;
+	rc = nl_parse(nlh, m);
+	stats.cycles_parse += rte_rdtsc() - t0;
 	if (rc < 0) {
 		stats.malformed++;
 		TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a malformed message (type %u, %u bytes) ignored",
 				     nlh->nlmsg_type, nlh->nlmsg_len);
-		return MNL_CB_OK;	/* one bad message never stops the rest */
+		return false;	/* one bad message never stops the rest */
 	}
-	fib = dp_fib_cycles() + rib_reclaim_cycles();
-	mirror_apply(&m, &stats);
-	/* a full batch is applied from inside: that share is the FIB's */
-	stats.cycles_rib += rte_rdtsc() - t1 - (dp_fib_cycles() + rib_reclaim_cycles() - fib);
+	return true;
+}
+
+/* Applies n parsed messages in order, the RIB's cycles counted (a full FIB batch committed from
+ * inside is the FIB's share). */
+static void apply_parsed(const struct nl_msg *m, unsigned int n)
+{
+	uint64_t t = rte_rdtsc(), fib = dp_fib_cycles() + rib_reclaim_cycles();
+	unsigned int i;
+
+	mirror_warm(m, n);
+	for (i = 0; i < n; i++)
+		mirror_apply(&m[i], &stats);
+	stats.cycles_rib += rte_rdtsc() - t - (dp_fib_cycles() + rib_reclaim_cycles() - fib);
+}
+
+/* One message of a dump, applied as it is read. */
+static int apply_one(const struct nlmsghdr *nlh, void *data)
+{
+	struct nl_msg m;
+
+	if (parse_one(nlh, &m))
+		apply_parsed(&m, 1);
+	return MNL_CB_OK;
+}
+
+/*
+ * Events are read NL_VEC datagrams a call (recvmmsg: one system call where
+ * recvfrom took one a message) and parsed NL_AHEAD messages ahead of being
+ * applied, so the RIB's records for a run of routes are looked up together
+ * (mirror_warm) and their cache misses overlap.
+ */
+#define NL_VEC 32
+#define NL_AHEAD 64
+static struct mmsghdr vec[NL_VEC];
+static struct iovec iov[NL_VEC];
+static struct sockaddr_nl from[NL_VEC];
+static struct nl_msg *ahead;
+static unsigned int nb_ahead;
+
+static void apply_ahead(void)
+{
+	apply_parsed(ahead, nb_ahead);
+	nb_ahead = 0;
+}
+
+static int parse_ahead(const struct nlmsghdr *nlh, void *data)
+{
+	if (parse_one(nlh, &ahead[nb_ahead]) && ++nb_ahead == NL_AHEAD)
+		apply_ahead();
 	return MNL_CB_OK;
 }
 
@@ -201,22 +246,17 @@ static uint64_t drain_batch(void)
 {
 	uint64_t before = stats.messages, n;
 	bool resync = false;
+	int r, k;
 
 	if (ev_sock == NULL)
 		return 0;
 	for (;;) {
-		struct sockaddr_nl from;
-		socklen_t flen = sizeof(from);
 		uint64_t t = rte_rdtsc();
-		ssize_t r = recvfrom(ev.fd, buf, NL_BUF, 0, (struct sockaddr *)&from, &flen);
 
+		for (k = 0; k < NL_VEC; k++)
+			vec[k].msg_hdr.msg_namelen = sizeof(from[k]);
+		r = recvmmsg(ev.fd, vec, NL_VEC, MSG_DONTWAIT, NULL);
 		stats.cycles_read += rte_rdtsc() - t;
-		if (r >= 0 && from.nl_pid != 0) {
-			stats.malformed++;	/* only the kernel speaks for the kernel */
-			TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a message from process %u, not the kernel, ignored",
-					     from.nl_pid);
-			continue;
-		}
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
@@ -228,13 +268,31 @@ static uint64_t drain_batch(void)
 			resync = true;
 			break;
 		}
-		if (nl_for_each(buf, r, apply_one, NULL) < 0)
-			stats.malformed++;
+		for (k = 0; k < r && !resync; k++) {
+			if (from[k].nl_pid != 0) {
+				stats.malformed++;	/* only the kernel speaks for the kernel */
+				TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a message from process %u, not the kernel, ignored",
+						     from[k].nl_pid);
+				continue;
+			}
+			if (vec[k].msg_hdr.msg_flags & MSG_TRUNC) {
+				TERN_LOG(rib, WARNING, "netlink: a message longer than %u bytes was cut; resynchronising",
+					 NL_BUF / NL_VEC);
+				resync = true;
+				break;
+			}
+			if (nl_for_each(iov[k].iov_base, vec[k].msg_len, parse_ahead, NULL) < 0)
+				stats.malformed++;
+		}
+		if (resync || r < NL_VEC)	/* fewer: the socket was empty */
+			break;
 	}
 	if (resync) {
+		nb_ahead = 0;	/* the dump brings it all again */
 		netlink_resync();
 		return 0;
 	}
+	apply_ahead();
 	n = stats.messages - before;
 	if (n) {
 		stats.batches++;
@@ -306,11 +364,16 @@ int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned 
 		  unsigned int max_routes, char *err, size_t errlen)
 {
 	uint64_t t0, dumped;	/* monotonic ms */
-	int rc, published;
+	int rc, published, k;
 
 	buf = malloc(NL_BUF);
-	if (buf == NULL || nhobj_init(max_routes) < 0)
+	ahead = calloc(NL_AHEAD, sizeof(*ahead));
+	if (buf == NULL || ahead == NULL || nhobj_init(max_routes) < 0)
 		return -ENOMEM;
+	for (k = 0; k < NL_VEC; k++) {
+		iov[k] = (struct iovec){ .iov_base = buf + k * (NL_BUF / NL_VEC), .iov_len = NL_BUF / NL_VEC };
+		vec[k].msg_hdr = (struct msghdr){ .msg_name = &from[k], .msg_iov = &iov[k], .msg_iovlen = 1 };
+	}
 	want_rcvbuf = rcvbuf;
 	batch_interval_ns = (uint64_t)batch_interval_us * 1000;
 	stats.batch_interval_us = batch_interval_us;
@@ -352,4 +415,6 @@ void netlink_stop(void)
 	}
 	free(buf);
 	buf = NULL;
+	free(ahead);
+	ahead = NULL;
 }

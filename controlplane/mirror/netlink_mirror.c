@@ -304,6 +304,25 @@ static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
 				     IP4_ARGS(n->ip));
 }
 
+void mirror_warm(const struct nl_msg *m, unsigned int n)
+{
+	uint32_t prefix[RIB_WARM_MAX];
+	uint8_t len[RIB_WARM_MAX];
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (m[i].kind != NL_ROUTE)
+			continue;
+		prefix[k] = m[i].route.prefix;
+		len[k] = m[i].route.len;
+		if (++k == RIB_WARM_MAX) {
+			rib_routes_warm(prefix, len, k);
+			k = 0;
+		}
+	}
+	rib_routes_warm(prefix, len, k);
+}
+
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
 {
 	TERN_LOG(rib, DEBUG, "netlink: %s %s", m->del ? "del" : "new",

@@ -2,6 +2,7 @@
 /* Parsing of rtnetlink link, address, route, neighbour and nexthop messages with libmnl. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <libmnl/libmnl.h>
@@ -148,7 +149,7 @@ static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv
 		return 0;
 	if (mnl_attr_parse(nlh, sizeof(*rtm), collect, &t) < 0 || rtm->rtm_dst_len > 32)
 		return -EBADMSG;
-	memset(r, 0, sizeof(*r));
+	memset(r, 0, offsetof(struct nl_route, paths));	/* paths: up to nb_paths written below */
 	r->table = rtm->rtm_table;
 	r->len = rtm->rtm_dst_len;
 	r->type = rtm->rtm_type;
@@ -167,7 +168,7 @@ static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv
 	if (t.tb[RTA_OIF] || t.tb[RTA_GATEWAY]) {
 		struct nl_path *p = &r->paths[r->nb_paths++];
 
-		p->weight = 1;
+		*p = (struct nl_path){ .weight = 1 };
 		if (t.tb[RTA_OIF] && (rc = get_u32(t.tb[RTA_OIF], &p->ifindex)) < 0)
 			return rc;
 		if (t.tb[RTA_GATEWAY] && (rc = get_ip4(t.tb[RTA_GATEWAY], &p->gw)) < 0)
@@ -252,8 +253,9 @@ int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 	bool ipv4 = true;
 	int rc;
 
-	memset(out, 0, sizeof(*out));
+	/* each kind's parser clears its own part (a route's paths only as far as it fills them) */
 	out->kind = NL_IGNORED;
+	out->del = false;
 	if (nlh->nlmsg_len < sizeof(*nlh))
 		return -EBADMSG;
 	out->flags = nlh->nlmsg_flags;

@@ -112,7 +112,9 @@ void nhobj_route_track(const struct nl_route *r, bool del)
 	if (routes == NULL)
 		return;
 	if (del || r->nh_id == 0) {
-		if (rte_hash_del_key(routes, &k) >= 0)
+		/* most tables name no object: a miss in an empty index would cost a route as much
+		 * as its parse */
+		if (st.routes > 0 && rte_hash_del_key(routes, &k) >= 0)
 			st.routes--;
 		return;
 	}

@@ -14,12 +14,15 @@
 #include <linux/rtnetlink.h>
 #include <rte_common.h>
 #include <rte_hash.h>
-#include <rte_jhash.h>
+#include <rte_hash_crc.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "controlplane/mirror/rib_priv.h"
 
 #define RIB_MAX_ALTERNATES 65536
+
+_Static_assert(RIB_WARM_MAX <= RTE_HASH_LOOKUP_BULK_MAX, "one bulk lookup warms a slice");
 
 struct route_key {
 	uint32_t prefix;
@@ -107,7 +110,7 @@ int rib_routes_init(unsigned int n)
 		.name = "tern_rib",
 		.entries = n,
 		.key_len = sizeof(struct route_key),
-		.hash_func = rte_jhash,
+		.hash_func = rte_hash_crc,
 		.socket_id = SOCKET_ID_ANY,
 	};
 
@@ -281,6 +284,26 @@ int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
 		rib_nh_put(recs[pos].nh);	/* a kernel route takes an adjacency's place */
 	}
 	return install(&key, pos, &rec);
+}
+
+void rib_routes_warm(const uint32_t *prefix, const uint8_t *len, unsigned int n)
+{
+	struct route_key keys[RIB_WARM_MAX];
+	const void *k[RIB_WARM_MAX];
+	int32_t pos[RIB_WARM_MAX];
+	unsigned int i;
+
+	n = RTE_MIN(n, (unsigned int)RIB_WARM_MAX);
+	for (i = 0; i < n; i++) {
+		keys[i] = (struct route_key){ prefix[i] & rib_mask(len[i] > 32 ? 32 : len[i]), len[i] };
+		k[i] = &keys[i];
+	}
+	/* the lookups' cache misses overlap, where one route at a time waits for each */
+	if (n == 0 || rte_hash_lookup_bulk(routes, k, n, pos) < 0)
+		return;
+	for (i = 0; i < n; i++)
+		if (pos[i] >= 0)
+			rte_prefetch0(&recs[pos[i]]);
 }
 
 /* Removes what key holds; an alternate or an adjacency may take its place. */

@@ -471,8 +471,7 @@ static void netlink_cost(struct render *r, const struct nl_stats *s)
 		uint64_t cycles;
 	} stage[] = {
 		{ "read", "read", s->cycles_read }, { "parse", "parse", s->cycles_parse },
-		{ "rib", "RIB", s->cycles_rib }, { "fib_sort", "FIB: sort", f.sort },
-		{ "fib_standby", "standby copy", f.standby }, { "fib_grace", "switch and grace period", f.grace },
+		{ "rib", "RIB", s->cycles_rib }, { "fib_standby", "FIB: standby copy", f.standby }, { "fib_grace", "switch and grace period", f.grace },
 		{ "fib_level", "other copy", f.level }, { "reclaim", "reclaim", rib_reclaim_cycles() },
 	};
 	double ns_per_cycle = 1e9 / rte_get_tsc_hz();

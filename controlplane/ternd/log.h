@@ -12,8 +12,12 @@ extern int tern_log_main, tern_log_api, tern_log_rib;
 
 void tern_log_init(void);
 
-#define TERN_LOG(type, level, fmt, ...) \
-	rte_log(RTE_LOG_##level, tern_log_##type, "ternd: " fmt "\n", ##__VA_ARGS__)
+/* The level is tested first: a DEBUG line on every netlink message costs nothing when off. */
+#define TERN_LOG(type, level, fmt, ...)                                                        \
+	do {                                                                                   \
+		if (rte_log_can_log(tern_log_##type, RTE_LOG_##level))                         \
+			rte_log(RTE_LOG_##level, tern_log_##type, "ternd: " fmt "\n", ##__VA_ARGS__); \
+	} while (0)
 
 /*
  * For events that can come by the thousand (a table full during a route
