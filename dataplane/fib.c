@@ -24,31 +24,14 @@ static unsigned int nb_groups;
 static uint64_t updates;
 static size_t memory;
 
-/* Entries [at, at + n) of one table, written to the standby copy and not yet to the other. */
-struct dirty {
-	uint32_t at, n;
-	enum fib_table t;
-};
-
 /*
- * The entries the standby copy lacks. While staging they are the ones
- * written to the standby alone; after a switch, the ones the new standby (the
- * copy workers read before) has yet to get, copied a slice at a time by
- * dp_fib_level, or all at once before the next change. Ranges next to each
- * other are one (a batch is written in address order); when the list cannot
- * grow, it becomes both tables whole.
+ * The lines of entries the standby copy lacks. While staging they are the
+ * ones written to the standby alone; after a switch, the ones the new standby
+ * (the copy workers read before) has yet to get, copied a slice at a time by
+ * dp_fib_level, or all at once before the next change.
  */
-static struct {
-	struct dirty *r;
-	unsigned int n, cap;
-	unsigned int done;	/* ranges copied */
-	uint32_t part;		/* entries of r[done] copied */
-	uint64_t entries;	/* entries yet to copy */
-	bool all;
-	bool staging;
-} lag;
-
-#define LAG_FIRST_CAP 4096
+struct fib_lag fib_lag;
+static bool staging;
 
 static struct dp_fib_cost cost;
 
@@ -82,106 +65,64 @@ int dp_fib_init(unsigned int max_routes, int socket)
 		dp_fib_tbl8[i] = copies[i].tbl8;
 	}
 	nb_groups = groups;
-	lag.r = malloc(LAG_FIRST_CAP * sizeof(*lag.r));
-	if (lag.r == NULL)
+	fib_lag.lines_max = FIB_TBL24_LINES + groups * (FIB_GROUP_ENTRIES / FIB_LINE);
+	fib_lag.bits = calloc(fib_lag.lines_max / 64 + 1, sizeof(*fib_lag.bits));
+	fib_lag.lines = malloc((size_t)fib_lag.lines_max * sizeof(*fib_lag.lines));
+	if (fib_lag.bits == NULL || fib_lag.lines == NULL)
 		return -ENOMEM;
-	lag.cap = LAG_FIRST_CAP;
-	memory = 2 * (s24 + s8);
+	memory = 2 * (s24 + s8) + (fib_lag.lines_max / 64 + 1) * sizeof(*fib_lag.bits) +
+		 (size_t)fib_lag.lines_max * sizeof(*fib_lag.lines);
 	return fib_update_init(max_routes, groups, socket);
 }
 
-static void lag_all(void)
-{
-	lag.r[0] = (struct dirty){ .at = 0, .n = FIB_TBL24_ENTRIES, .t = FIB_TBL24 };
-	lag.r[1] = (struct dirty){ .at = 0, .n = nb_groups * FIB_GROUP_ENTRIES, .t = FIB_TBL8 };
-	lag.n = 2;
-	lag.done = lag.part = 0;
-	lag.entries = (uint64_t)lag.r[0].n + lag.r[1].n;
-	lag.all = true;
-}
-
-void fib_dirty(enum fib_table t, uint32_t at, uint32_t n)
-{
-	struct dirty *last = lag.n ? &lag.r[lag.n - 1] : NULL;
-
-	if (lag.all)
-		return;
-	if (last && last->t == t && at >= last->at && at <= last->at + last->n) {
-		uint32_t end = RTE_MAX(last->at + last->n, at + n);
-
-		lag.entries += end - (last->at + last->n);
-		last->n = end - last->at;
-		return;
-	}
-	if (lag.n == lag.cap) {
-		struct dirty *r = realloc(lag.r, 2 * (size_t)lag.cap * sizeof(*r));
-
-		if (r == NULL) {
-			lag_all();
-			return;
-		}
-		lag.r = r;
-		lag.cap *= 2;
-	}
-	lag.r[lag.n++] = (struct dirty){ .at = at, .n = n, .t = t };
-	lag.entries += n;
-}
-
-/* Copies n entries of range d, from its entry from on, from the active copy to the standby. */
-static void copy_range(const struct dirty *d, uint32_t from, uint32_t n)
+/* Copies line l of the table from the active copy to the standby. */
+static void copy_line(uint32_t l)
 {
 	const struct fib_copy *a = &copies[dp_fib_active_idx];
 	struct fib_copy *s = &copies[dp_fib_active_idx ^ 1];
-	size_t at = (size_t)d->at + from;
 
-	if (d->t == FIB_TBL24)
-		memcpy(s->tbl24 + at, a->tbl24 + at, n * sizeof(uint32_t));
+	if (l < FIB_TBL24_LINES)
+		memcpy(s->tbl24 + (size_t)l * FIB_LINE, a->tbl24 + (size_t)l * FIB_LINE, 64);
 	else
-		memcpy(s->tbl8 + at, a->tbl8 + at, n * sizeof(uint32_t));
+		memcpy(s->tbl8 + (size_t)(l - FIB_TBL24_LINES) * FIB_LINE,
+		       a->tbl8 + (size_t)(l - FIB_TBL24_LINES) * FIB_LINE, 64);
 }
 
 bool dp_fib_level(unsigned int budget)
 {
+	struct fib_lag *g = &fib_lag;
 	uint64_t t;
 
-	if (lag.staging || lag.done == lag.n)
+	if (staging || g->done == g->n)
 		return false;
 	t = rte_rdtsc();
-	while (budget > 0 && lag.done < lag.n) {
-		const struct dirty *d = &lag.r[lag.done];
-		uint32_t n = RTE_MIN(d->n - lag.part, budget);
+	while (budget > 0 && g->done < g->n) {
+		uint32_t l = g->lines[g->done++];
 
-		copy_range(d, lag.part, n);
-		budget -= n;
-		lag.part += n;
-		lag.entries -= n;
-		if (lag.part == d->n) {
-			lag.done++;
-			lag.part = 0;
-		}
+		copy_line(l);
+		g->bits[l / 64] &= ~(1ull << (l % 64));
+		budget = budget > FIB_LINE ? budget - FIB_LINE : 0;
 	}
-	if (lag.done == lag.n) {
-		lag.n = lag.done = 0;
-		lag.all = false;
-	}
+	if (g->done == g->n)
+		g->n = g->done = 0;
 	cost.level += rte_rdtsc() - t;
-	return lag.n > 0;
+	return g->n > 0;
 }
 
 bool dp_fib_staging(void)
 {
-	return lag.staging;
+	return staging;
 }
 
 unsigned int dp_fib_lag(void)
 {
-	return lag.entries > UINT_MAX ? UINT_MAX : lag.entries;
+	return (fib_lag.n - fib_lag.done) * FIB_LINE;
 }
 
 /*
  * The batch, in its order, made in the standby copy, its cycles counted. The
- * changes' reads are warmed FIB_WARM_MAX at a time, so their cache misses
- * overlap; with that, putting a batch in address order first cost more than it
+ * changes' reads are fetched FIB_WARM at a time, a slice ahead, so their cache
+ * misses overlap; with that, putting a batch in address order first cost more than it
  * saved (bench/mirror_scale.sh: 78 ns a route to sort, 29 saved).
  */
 static int update_standby(const struct dp_fib_op *ops, unsigned int n)
@@ -191,9 +132,13 @@ static int update_standby(const struct dp_fib_op *ops, unsigned int n)
 	unsigned int i;
 	int rc, first = 0;
 
+	fib_update_warm(c, ops, RTE_MIN(n, (unsigned int)FIB_WARM));
 	for (i = 0; i < n; i++) {
-		if (i % FIB_WARM_MAX == 0)
-			fib_update_warm(c, ops + i, n - i);
+		if (i % FIB_WARM == 0) {	/* the next slice fetched while this one is made */
+			if (i + FIB_WARM < n)
+				fib_update_warm(c, ops + i + FIB_WARM, RTE_MIN(n - i - FIB_WARM, (unsigned int)FIB_WARM));
+			fib_update_warm_covers(ops + i, RTE_MIN(n - i, (unsigned int)FIB_WARM));
+		}
 		rc = fib_update(c, &ops[i]);
 		if (rc < 0 && first == 0)
 			first = rc;
@@ -215,18 +160,18 @@ static void switch_copies(void)
 
 int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n)
 {
-	if (!lag.staging) {
+	if (!staging) {
 		dp_fib_level(UINT_MAX);
-		lag.staging = true;
+		staging = true;
 	}
 	return n ? update_standby(ops, n) : 0;
 }
 
 void dp_fib_publish(void)
 {
-	if (!lag.staging)
+	if (!staging)
 		return;
-	lag.staging = false;
+	staging = false;
 	switch_copies();
 }
 
@@ -236,11 +181,11 @@ int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n)
 
 	if (n == 0)
 		return 0;
-	if (lag.staging)
+	if (staging)
 		return dp_fib_stage(ops, n);
 	dp_fib_level(UINT_MAX);	/* the standby first gets what it lacks */
 	rc = update_standby(ops, n);
-	if (lag.n == 0)
+	if (fib_lag.n == 0)
 		return rc;	/* no entry changed: nothing to switch */
 	switch_copies();
 	/* No worker reads the old copy any more: bring it level. */

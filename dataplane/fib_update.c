@@ -8,7 +8,7 @@
  * the table: with a million routes each walk is a chain of cache misses, and
  * those walks were three quarters of what a route cost ternd. Here the
  * routes are kept once for both copies, and nothing is walked:
- * - a hash holds each route's next hop, by prefix and depth;
+ * - fib_routes.c holds each route's next hop, by prefix and depth;
  * - cover24 holds, for each /24, a bit for each depth 0..24 at which a route
  *   covers it; cover8, for each address of a second-level group, a bit for
  *   each depth 25..32.
@@ -26,32 +26,18 @@
 #include <string.h>
 
 #include <rte_common.h>
-#include <rte_hash.h>
-#include <rte_hash_crc.h>
 #include <rte_malloc.h>
 #include <rte_prefetch.h>
 
 #include "dataplane/fib_priv.h"
 #include "dataplane/nexthop.h"
 
-_Static_assert(FIB_WARM_MAX <= RTE_HASH_LOOKUP_BULK_MAX, "one bulk lookup warms a slice");
-
-#define NO_ROUTE UINT32_MAX	/* in nh_at: no route at this position of the hash */
-
-static struct rte_hash *routes;
-static uint32_t *nh_at;		/* by position in routes: the route's next hop */
-static unsigned int nb_routes;
 static uint32_t *cover24;	/* FIB_TBL24_ENTRIES */
 static uint8_t *cover8;		/* nb_groups * FIB_GROUP_ENTRIES */
 static uint16_t *group_routes;	/* routes longer than /24 in each group */
 static uint32_t *free_groups;	/* a stack */
 static unsigned int nb_free, nb_groups;
 static size_t memory;
-
-static inline uint64_t route_key(uint32_t prefix, uint8_t depth)
-{
-	return (uint64_t)prefix << 6 | depth;
-}
 
 static inline uint32_t depth_mask(uint8_t depth)
 {
@@ -79,28 +65,17 @@ static void *zalloc(const char *name, size_t size, int socket)
 
 int fib_update_init(unsigned int max_routes, unsigned int groups, int socket)
 {
-	struct rte_hash_parameters prm = {
-		.name = "tern_fib_routes",
-		.entries = max_routes,
-		.key_len = sizeof(uint64_t),
-		.hash_func = rte_hash_crc,
-		.socket_id = socket,
-		/* room for max_routes whatever their hashes */
-		.extra_flag = RTE_HASH_EXTRA_FLAGS_EXT_TABLE,
-	};
 	unsigned int i;
+	int rc;
 
-	routes = rte_hash_create(&prm);
-	nh_at = zalloc("tern_fib_nh", ((size_t)max_routes + 1) * sizeof(*nh_at), socket);
+	if ((rc = fib_routes_init(max_routes, socket)) < 0)
+		return rc;
 	cover24 = zalloc("tern_fib_cover24", (size_t)FIB_TBL24_ENTRIES * sizeof(*cover24), socket);
 	cover8 = zalloc("tern_fib_cover8", (size_t)groups * FIB_GROUP_ENTRIES, socket);
 	group_routes = zalloc("tern_fib_groups", (size_t)groups * sizeof(*group_routes), socket);
 	free_groups = zalloc("tern_fib_free", (size_t)groups * sizeof(*free_groups), socket);
-	if (routes == NULL || !nh_at || !cover24 || !cover8 || !group_routes || !free_groups)
+	if (!cover24 || !cover8 || !group_routes || !free_groups)
 		return -ENOMEM;
-	memory += (size_t)max_routes * 2 * sizeof(uint64_t);	/* the hash, about */
-	for (i = 0; i <= max_routes; i++)
-		nh_at[i] = NO_ROUTE;
 	for (i = 0; i < groups; i++)	/* taken from group 0 up */
 		free_groups[i] = groups - 1 - i;
 	nb_free = nb_groups = groups;
@@ -109,12 +84,12 @@ int fib_update_init(unsigned int max_routes, unsigned int groups, int socket)
 
 size_t fib_update_memory(void)
 {
-	return memory;
+	return memory + fib_routes_memory();
 }
 
 unsigned int fib_update_routes(void)
 {
-	return nb_routes;
+	return fib_routes_count();
 }
 
 unsigned int fib_update_groups_used(void)
@@ -125,10 +100,10 @@ unsigned int fib_update_groups_used(void)
 /* The next hop of the route prefix/depth, which is there. */
 static uint32_t route_nh(uint32_t prefix, uint8_t depth)
 {
-	uint64_t key = route_key(prefix & depth_mask(depth), depth);
-	int32_t pos = rte_hash_lookup(routes, &key);
+	uint32_t nh = DP_NH_NONE;
 
-	return pos >= 0 ? nh_at[pos] : DP_NH_NONE;
+	fib_routes_get(prefix & depth_mask(depth), depth, &nh);
+	return nh;
 }
 
 /* The entry the routes up to /24 give /24 number i. */
@@ -247,85 +222,62 @@ static void del_long(struct fib_copy *c, uint32_t prefix, uint8_t depth)
 
 void fib_update_warm(const struct fib_copy *c, const struct dp_fib_op *ops, unsigned int n)
 {
-	uint64_t keys[FIB_WARM_MAX];
-	const void *k[FIB_WARM_MAX];
-	int32_t pos[FIB_WARM_MAX];
-	unsigned int i, m;
+	unsigned int i;
 
-	n = RTE_MIN(n, (unsigned int)FIB_WARM_MAX);
 	for (i = 0; i < n; i++) {
 		uint8_t depth = ops[i].depth > 32 ? 32 : ops[i].depth;
 
-		keys[i] = route_key(ops[i].prefix & depth_mask(depth), depth);
-		k[i] = &keys[i];
+		fib_routes_prefetch(ops[i].prefix & depth_mask(depth), depth);
 		rte_prefetch0(&cover24[ops[i].prefix >> 8]);
 		rte_prefetch0(&c->tbl24[ops[i].prefix >> 8]);
 	}
-	/* looked up together, the hash's lines arrive side by side, not one after another */
-	if (rte_hash_lookup_bulk(routes, k, n, pos) < 0)
-		return;
-	for (i = 0; i < n; i++)
-		if (pos[i] >= 0)
-			rte_prefetch0(&nh_at[pos[i]]);
-	/* a delete up to /24 writes back the next hop of its cover, named by cover24 (here by
-	 * now): those looked up together as well */
-	for (i = 0, m = 0; i < n; i++) {
+}
+
+void fib_update_warm_covers(const struct dp_fib_op *ops, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
 		uint32_t below;
 
 		if (!ops[i].del || ops[i].depth > 24)
 			continue;
 		below = cover24[ops[i].prefix >> 8] & ((1u << ops[i].depth) - 1);
-		if (below == 0)
-			continue;
-		keys[m] = route_key(ops[i].prefix & depth_mask(top(below)), top(below));
-		k[m] = &keys[m];
-		m++;
+		if (below != 0)
+			fib_routes_prefetch(ops[i].prefix & depth_mask(top(below)), top(below));
 	}
-	if (m == 0 || rte_hash_lookup_bulk(routes, k, m, pos) < 0)
-		return;
-	for (i = 0; i < m; i++)
-		if (pos[i] >= 0)
-			rte_prefetch0(&nh_at[pos[i]]);
 }
 
 int fib_update(struct fib_copy *c, const struct dp_fib_op *op)
 {
 	uint8_t depth = op->depth;
-	uint32_t prefix, old;
-	uint64_t key;
-	int32_t pos;
+	uint32_t prefix, old = DP_NH_NONE;
+	int rc;
 
 	if (depth > 32 || (!op->del && op->nh >= DP_NH_MAX))
 		return -EINVAL;
 	prefix = op->prefix & depth_mask(depth);
-	key = route_key(prefix, depth);
 	if (op->del) {
-		pos = rte_hash_del_key(routes, &key);
-		if (pos < 0)
+		if (fib_routes_del(prefix, depth) < 0)
 			return 0;	/* not there: the table is as asked */
-		nh_at[pos] = NO_ROUTE;
-		nb_routes--;
 		if (depth <= 24)
 			del_short(c, prefix, depth);
 		else
 			del_long(c, prefix, depth);
 		return 0;
 	}
-	pos = rte_hash_add_key(routes, &key);
-	if (pos < 0)
-		return pos;
-	old = nh_at[pos];
-	if (old == op->nh)
+	rc = fib_routes_set(prefix, depth, op->nh, &old);
+	if (rc < 0)
+		return rc;
+	if (rc == 0 && old == op->nh)
 		return 0;
-	if (depth > 24 && old == NO_ROUTE && !(c->tbl24[prefix >> 8] & DP_FIB_GROUP) && nb_free == 0) {
-		rte_hash_del_key(routes, &key);
+	if (depth > 24 && rc == 1 && !(c->tbl24[prefix >> 8] & DP_FIB_GROUP) && nb_free == 0) {
+		fib_routes_del(prefix, depth);
 		return -ENOSPC;
 	}
-	nh_at[pos] = op->nh;
-	nb_routes += old == NO_ROUTE;
 	if (depth <= 24)
 		set_short(c, prefix, depth, entry(op->nh), true);
 	else
-		add_long(c, prefix, depth, entry(op->nh), old == NO_ROUTE);
+		add_long(c, prefix, depth, entry(op->nh), rc == 1);
 	return 0;
 }

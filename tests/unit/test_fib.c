@@ -212,10 +212,12 @@ static void test_fib_staged_load_publish_and_level(void **state)
 	dp_fib_publish();
 	for (i = 0; i < 1000; i++)
 		assert_int_equal(dp_fib_lookup(ops[i].prefix + 1), ops[i].nh);
-	assert_int_equal(dp_fib_lag(), 1000);
-	assert_true(dp_fib_level(300));
-	assert_int_equal(dp_fib_lag(), 700);
-	/* a change now: the lagging copy gets its 700 first, then the change, then becomes active */
+	/* the lag is counted in entries a 64-byte line at a time: the 1000 /24s' entries are
+	 * side by side, in 63 lines */
+	assert_int_equal(dp_fib_lag(), 63 * 16);
+	assert_true(dp_fib_level(300));	/* 19 lines */
+	assert_int_equal(dp_fib_lag(), 44 * 16);
+	/* a change now: the lagging copy gets the rest first, then the change, then becomes active */
 	assert_int_equal(dp_fib_add(0x0e000000u, 8, 2), 0);
 	assert_int_equal(dp_fib_lag(), 0);
 	for (c = 0; c < 2; c++) {	/* each copy in turn */
@@ -394,6 +396,78 @@ static void test_fib_second_level_full_refuses_and_changes_nothing(void **state)
 	assert_int_equal(dp_fib_routes(), 0);
 }
 
+/*
+ * As many routes as the FIB was made for (dp_fib_init(65536): every /24 of
+ * 10/8), two in three deleted in a scattered order and put back: every one
+ * is found after each step, one more is refused with ENOSPC, and the count
+ * ends at zero. The routes' table is open-addressed; a delete moves the
+ * routes after it, and this is where a wrong move would lose one.
+ */
+static uint32_t nth_24(unsigned int i)
+{
+	return 0x0a000000u + ((i * 40503u) & 0xffff) * 256;	/* 40503 is odd: each /24 once */
+}
+
+static void check_every_24(unsigned int n, bool (*present)(unsigned int))
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (dp_fib_lookup(nth_24(i) + 1) != (present(i) ? 1 + i % 7 : DP_NH_NONE))
+			fail_msg("route %u (%08x): %u", i, nth_24(i), dp_fib_lookup(nth_24(i) + 1));
+}
+
+static bool all(unsigned int i)
+{
+	return true;
+}
+
+static bool third(unsigned int i)
+{
+	return i % 3 == 0;
+}
+
+static void test_fib_a_full_table_churned_keeps_every_route(void **state)
+{
+	enum { N = 65536, BATCH = 4096 };
+	static struct dp_fib_op ops[BATCH];
+	unsigned int i, k;
+
+	for (i = 0; i < N; i += BATCH) {
+		for (k = 0; k < BATCH; k++)
+			ops[k] = (struct dp_fib_op){ .prefix = nth_24(i + k), .depth = 24, .nh = 1 + (i + k) % 7 };
+		assert_int_equal(dp_fib_apply(ops, BATCH), 0);
+	}
+	assert_int_equal(dp_fib_routes(), N);
+	check_every_24(N, all);
+	assert_int_equal(dp_fib_add(0x0b000000u, 24, 1), -ENOSPC);
+	assert_int_equal(dp_fib_lookup(0x0b000001u), DP_NH_NONE);
+	for (i = 0, k = 0; i < N; i++) {
+		unsigned int j = (i * 7919u) % N;	/* each once, scattered */
+
+		if (j % 3 == 0)
+			continue;
+		ops[k++] = (struct dp_fib_op){ .prefix = nth_24(j), .depth = 24, .del = 1 };
+		if (k == BATCH) {
+			assert_int_equal(dp_fib_apply(ops, k), 0);
+			k = 0;
+		}
+	}
+	assert_int_equal(dp_fib_apply(ops, k), 0);
+	assert_int_equal(dp_fib_routes(), (N + 2) / 3);
+	check_every_24(N, third);
+	for (i = 0; i < N; i++)
+		if (i % 3 != 0)
+			assert_int_equal(dp_fib_add(nth_24(i), 24, 1 + i % 7), 0);
+	check_every_24(N, all);
+	for (i = 0; i < N; i += BATCH) {
+		for (k = 0; k < BATCH; k++)
+			ops[k] = (struct dp_fib_op){ .prefix = nth_24(i + k), .depth = 24, .del = 1 };
+		assert_int_equal(dp_fib_apply(ops, BATCH), 0);
+	}
+	assert_int_equal(dp_fib_routes(), 0);
+}
+
 static void test_fib_updates_never_expose_a_gap_or_torn_nexthop(void **state)
 {
 	unsigned int i, lcore = rte_get_next_lcore(-1, 1, 0);
@@ -438,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_fib_batch_keeps_the_order_of_one_prefix),
 		cmocka_unit_test(test_fib_matches_a_longest_prefix_model),
 		cmocka_unit_test(test_fib_second_level_full_refuses_and_changes_nothing),
+		cmocka_unit_test(test_fib_a_full_table_churned_keeps_every_route),
 		cmocka_unit_test(test_fib_staged_load_publish_and_level),
 		cmocka_unit_test(test_fib_cost_charges_each_stage),
 		cmocka_unit_test(test_fib_updates_never_expose_a_gap_or_torn_nexthop),
