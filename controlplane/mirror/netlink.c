@@ -122,7 +122,6 @@ static int apply_one(const struct nlmsghdr *nlh, void *data)
 #define NL_AHEAD 64
 static struct mmsghdr vec[NL_VEC];
 static struct iovec iov[NL_VEC];
-static struct sockaddr_nl from[NL_VEC];
 static struct nl_msg *ahead;
 static unsigned int nb_ahead;
 
@@ -146,6 +145,7 @@ static int subscribe(char *err, size_t errlen)
 	/* RTNLGRP_NEXTHOP is group 32, the last a bind's mask reaches */
 	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH |
 			      1u << (RTNLGRP_NEXTHOP - 1);
+	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	int fd, v = want_rcvbuf;
 	socklen_t len = sizeof(v);
 
@@ -155,6 +155,14 @@ static int subscribe(char *err, size_t errlen)
 		return -errno;
 	}
 	fd = mnl_socket_get_fd(ev_sock);
+	/* Connected to the kernel, the socket takes unicasts from the kernel alone: the kernel
+	 * refuses another process's (ECONNREFUSED to it), so a message needs no sender's address
+	 * checked here. Multicasts to rtnetlink's groups need CAP_NET_ADMIN, which could change
+	 * the kernel's tables as well. */
+	if (connect(fd, (const struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
+		snprintf(err, errlen, "cannot subscribe to rtnetlink: %s", strerror(errno));
+		return -errno;
+	}
 	/* FORCE lifts the rmem_max cap (we are root); plain SO_RCVBUF otherwise */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
@@ -253,8 +261,6 @@ static uint64_t drain_batch(void)
 	for (;;) {
 		uint64_t t = rte_rdtsc();
 
-		for (k = 0; k < NL_VEC; k++)
-			vec[k].msg_hdr.msg_namelen = sizeof(from[k]);
 		r = recvmmsg(ev.fd, vec, NL_VEC, MSG_DONTWAIT, NULL);
 		stats.cycles_read += rte_rdtsc() - t;
 		if (r < 0) {
@@ -269,12 +275,6 @@ static uint64_t drain_batch(void)
 			break;
 		}
 		for (k = 0; k < r && !resync; k++) {
-			if (from[k].nl_pid != 0) {
-				stats.malformed++;	/* only the kernel speaks for the kernel */
-				TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a message from process %u, not the kernel, ignored",
-						     from[k].nl_pid);
-				continue;
-			}
 			if (vec[k].msg_hdr.msg_flags & MSG_TRUNC) {
 				TERN_LOG(rib, WARNING, "netlink: a message longer than %u bytes was cut; resynchronising",
 					 NL_BUF / NL_VEC);
@@ -372,7 +372,7 @@ int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned 
 		return -ENOMEM;
 	for (k = 0; k < NL_VEC; k++) {
 		iov[k] = (struct iovec){ .iov_base = buf + k * (NL_BUF / NL_VEC), .iov_len = NL_BUF / NL_VEC };
-		vec[k].msg_hdr = (struct msghdr){ .msg_name = &from[k], .msg_iov = &iov[k], .msg_iovlen = 1 };
+		vec[k].msg_hdr = (struct msghdr){ .msg_iov = &iov[k], .msg_iovlen = 1 };
 	}
 	want_rcvbuf = rcvbuf;
 	batch_interval_ns = (uint64_t)batch_interval_us * 1000;

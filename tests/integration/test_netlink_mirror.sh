@@ -84,6 +84,40 @@ check "and is counted as skipped" [ "$(tern_cli --json -c "show netlink" | json_
 ipr del 198.19.7.0/24 table 100
 check "a deleted table 100 route leaves the FIB" [ "$(fib 198.19.7.1 'j["kind"]')" = no-route ]
 
+# a route message forged by another process, sent to ternd's subscribed socket: the kernel
+# refuses it (the socket is connected to the kernel), and the FIB never has the route
+forged=$(ip netns exec "$R" /usr/bin/python3 - "$T_TERND_PID" <<'PY'
+import os, re, socket, struct, sys
+pid = int(sys.argv[1])
+inodes = set()
+for fd in os.listdir("/proc/%d/fd" % pid):
+    m = re.match(r"socket:\[(\d+)\]", os.readlink("/proc/%d/fd/%s" % (pid, fd)))
+    if m:
+        inodes.add(int(m.group(1)))
+ports = [int(f[2]) for f in (l.split() for l in open("/proc/net/netlink").read().splitlines()[1:])
+         if f[1] == "0" and int(f[-1]) in inodes and int(f[3], 16) != 0]
+def attr(kind, data):
+    return struct.pack("HH", 4 + len(data), kind) + data
+# RTM_NEWROUTE 198.19.99.0/24 via 198.18.1.2 dev dp1, table main, static, unicast
+body = struct.pack("BBBBBBBBI", socket.AF_INET, 24, 0, 0, 254, 4, 0, 1, 0) + \
+    attr(1, socket.inet_aton("198.19.99.0")) + attr(5, socket.inet_aton("198.18.1.2")) + \
+    attr(4, struct.pack("I", socket.if_nametoindex("dp1")))
+msg = struct.pack("IHHII", 16 + len(body), 24, 0x600, 1, 0) + body
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
+refused = 0
+for p in ports:
+    try:
+        s.sendto(msg, (p, 0))
+    except ConnectionRefusedError:
+        refused += 1
+print(len(ports), refused)
+PY
+)
+say "ternd's subscribed sockets, forged messages refused by the kernel: $forged"
+check "a route message from another process is refused by the kernel" [ "${forged% *}" -ge 1 -a "${forged% *}" = "${forged#* }" ]
+sleep 0.2	# what was sent has been read by now
+check "and the FIB never has its route" [ "$(fib 198.19.99.1 'j["kind"]')" = no-route ]
+
 # overflow: stop ternd, let the kernel fill its 4 KiB socket, and let it find out
 kill -STOP "$T_TERND_PID"
 seq 0 1999 | awk '{ printf "route add 198.19.%d.%d/30 via 198.18.1.2\n", 100 + int($1 / 64), ($1 % 64) * 4 }' > "$T_DIR/batch"
