@@ -4,8 +4,9 @@
  * Owner: the control thread writes, workers read the active copy.
  *
  * Two copies of the table: a batch of changes is written to the standby
- * copy, the copies are switched, and after a QSBR grace period the entries
- * the batch wrote are copied into the other one. The routes themselves (and
+ * copy, the copies are switched, and once a QSBR grace period has passed
+ * (checked when the other copy is next written, not waited for at the
+ * switch) the entries the batch wrote are copied into it. The routes themselves (and
  * which of them covers which entry) are kept once, in fib_update.c, so a
  * change costs one update and an entry copy, not two.
  *
@@ -54,8 +55,12 @@ int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n);
 bool dp_fib_staging(void);
 /* Switches to the staged copy; the other one now lags. */
 void dp_fib_publish(void);
-/* Copies up to budget of the entries the lagging copy lacks; true while some remain. */
+/* Copies up to budget of the entries the lagging copy lacks, once no worker reads it; true
+ * while some remain. */
 bool dp_fib_level(unsigned int budget);
+/* Waits until no worker reads the copy the last switch left, and brings it level: after it,
+ * nothing a worker can read names what the changes before it dropped. */
+void dp_fib_settle(void);
 /* Entries the standby copy lacks. */
 unsigned int dp_fib_lag(void);
 int dp_fib_add(uint32_t prefix, uint8_t depth, uint32_t nh);

@@ -47,7 +47,9 @@ int fib_update(struct fib_copy *c, const struct dp_fib_op *op);
  * fib_update_warm_covers (it reads what the first step fetched) the routes a
  * delete among them falls back to.
  */
-#define FIB_WARM 64
+#ifndef FIB_AHEAD
+#define FIB_AHEAD 16
+#endif
 void fib_update_warm(const struct fib_copy *c, const struct dp_fib_op *ops, unsigned int n);
 void fib_update_warm_covers(const struct dp_fib_op *ops, unsigned int n);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Applies parsed kernel messages to ports and the RIB: the kernel is the RIB, ternd follows. */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <linux/rtnetlink.h>
@@ -214,7 +215,7 @@ static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
 
 int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 {
-	memset(s, 0, sizeof(*s));
+	memset(s, 0, offsetof(struct rib_nh_spec, members));	/* members: as far as filled */
 	if (rib_table_rank(r->table) < 0 || r->tos != 0)
 		return -ENOTSUP;
 	switch (r->type) {

@@ -22,12 +22,15 @@ uint64_t rib_reclaim_cycles(void)
 	return reclaim_cycles;
 }
 
-/* Clears the nexthops no route holds any more, its cycles counted. */
+/* Frees the nexthops the last commit set aside, once no copy of the FIB workers read names
+ * them; its cycles counted (the wait for the copies, if any, is the FIB's). */
 static void reclaim(void)
 {
-	uint64_t t = rte_rdtsc();
+	uint64_t t;
 
-	rib_nh_release_unused();
+	dp_fib_settle();
+	t = rte_rdtsc();
+	rib_nh_free_aside();
 	reclaim_cycles += rte_rdtsc() - t;
 }
 
@@ -59,12 +62,15 @@ int rib_queue_op(uint32_t prefix, uint8_t len, bool del, uint32_t nh)
 
 int rib_commit(void)
 {
-	int rc = dp_fib_apply(pending, nb_pending);	/* to the standby alone while staging */
+	int rc;
 
-	nb_pending = 0;
 	/* while staging, workers still read the copy that may name them */
 	if (!dp_fib_staging())
 		reclaim();
+	rc = dp_fib_apply(pending, nb_pending);	/* to the standby alone while staging */
+	nb_pending = 0;
+	if (!dp_fib_staging())
+		rib_nh_set_aside();
 	if (rc < 0)
 		TERN_LOG_RATELIMITED(rib, ERR, "FIB update failed: %s", strerror(-rc));
 	return rc;
@@ -80,6 +86,6 @@ int rib_publish(void)
 	int rc = rib_commit();
 
 	dp_fib_publish();
-	reclaim();
+	rib_nh_set_aside();	/* freed at the next commit, after the publish's grace period */
 	return rc;
 }

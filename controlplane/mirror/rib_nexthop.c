@@ -40,6 +40,7 @@ static uint32_t *nh_free;		/* ids released below nh_high, reused first */
 static unsigned int nb_nh_free;
 static uint32_t *released;		/* nexthops to clear once the FIB no longer names them */
 static unsigned int nb_released, released_cap;
+static unsigned int nb_aside;		/* released[0..nb_aside): set aside at the last commit */
 
 int rib_nh_init(void)
 {
@@ -63,7 +64,7 @@ void rib_nh_fini(void)
 	free(released);
 	nhs = NULL;
 	nh_chain = nh_free = released = NULL;
-	nb_released = nh_used = nb_nh_free = 0;
+	nb_released = nb_aside = nh_used = nb_nh_free = 0;
 	nh_high = 1;
 }
 
@@ -306,12 +307,13 @@ void rib_nh_put(uint32_t id)
 	released[nb_released++] = id;
 }
 
-/* The FIB no longer names these: free their slots (a group frees its members too). */
-void rib_nh_release_unused(void)
+/* No copy of the FIB names these any more: free their slots (a group frees its members too,
+ * which are set aside in turn). */
+void rib_nh_free_aside(void)
 {
-	unsigned int i;
+	unsigned int i, n = nb_aside;
 
-	for (i = 0; i < nb_released; i++) {
+	for (i = 0; i < n; i++) {
 		struct nh_obj *o = &nhs[released[i]];
 		unsigned int m;
 
@@ -327,7 +329,14 @@ void rib_nh_release_unused(void)
 		nh_used--;
 		nh_free[nb_nh_free++] = released[i];
 	}
-	nb_released = 0;
+	memmove(released, released + n, (nb_released - n) * sizeof(*released));
+	nb_released -= n;
+	nb_aside = 0;
+}
+
+void rib_nh_set_aside(void)
+{
+	nb_aside = nb_released;
 }
 
 /* Republished, the nexthop names port's current MAC, MTU and neighbour. */

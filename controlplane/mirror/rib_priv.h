@@ -25,8 +25,14 @@ extern uint16_t rib_gen;
 int rib_nh_init(void);
 void rib_nh_fini(void);
 unsigned int rib_nh_count(void);
-/* Clears the nexthops no route holds any more: after the FIB batch that named them. */
-void rib_nh_release_unused(void);
+/*
+ * Nexthops no route holds any more are cleared in two steps, since a copy of
+ * the FIB workers still read may name them: a commit sets aside those released
+ * so far (rib_nh_set_aside), and the next one, once the copies have settled
+ * (dp_fib_settle), frees what it set aside (rib_nh_free_aside).
+ */
+void rib_nh_set_aside(void);
+void rib_nh_free_aside(void);
 /* Republishes the nexthop through (port, ip), or every nexthop on port when ip is 0. */
 int rib_nh_refresh(uint16_t port, uint32_t ip);
 int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id);
