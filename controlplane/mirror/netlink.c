@@ -69,17 +69,22 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + ts.tv_nsec;
 }
 
-/* Parses one message into *m, its cycles counted; false for one to skip (an ACK, a malformed one). */
+/* The cycles the RIB and the FIB have spent: what parsing a run of messages is charged is its
+ * time less theirs (a run applies what it has parsed, NL_AHEAD messages at a time). */
+static uint64_t applied_cycles(void)
+{
+	return stats.cycles_rib + dp_fib_cycles() + rib_reclaim_cycles();
+}
+
+/* Parses one message into *m; false for one to skip (an ACK, a malformed one). */
 static bool parse_one(const struct nlmsghdr *nlh, struct nl_msg *m)
 {
-	uint64_t t0 = rte_rdtsc();
 	int rc;
 
 	if (nlh->nlmsg_type == NLMSG_ERROR)
 		return false;
 	stats.messages++;
 	rc = nl_parse(nlh, m);
-	stats.cycles_parse += rte_rdtsc() - t0;
 	if (rc < 0) {
 		stats.malformed++;
 		TERN_LOG_RATELIMITED(rib, WARNING, "netlink: a malformed message (type %u, %u bytes) ignored",
@@ -96,7 +101,7 @@ static void apply_parsed(const struct nl_msg *m, unsigned int n)
 	uint64_t t = rte_rdtsc(), fib = dp_fib_cycles() + rib_reclaim_cycles();
 	unsigned int i;
 
-	mirror_warm(m, n);
+	mirror_prepare(m, n);
 	for (i = 0; i < n; i++)
 		mirror_apply(&m[i], &stats);
 	stats.cycles_rib += rte_rdtsc() - t - (dp_fib_cycles() + rib_reclaim_cycles() - fib);
@@ -105,9 +110,12 @@ static void apply_parsed(const struct nl_msg *m, unsigned int n)
 /* One message of a dump, applied as it is read. */
 static int apply_one(const struct nlmsghdr *nlh, void *data)
 {
+	uint64_t t = rte_rdtsc();
 	struct nl_msg m;
+	bool ok = parse_one(nlh, &m);
 
-	if (parse_one(nlh, &m))
+	stats.cycles_parse += rte_rdtsc() - t;
+	if (ok)
 		apply_parsed(&m, 1);
 	return MNL_CB_OK;
 }
@@ -116,7 +124,7 @@ static int apply_one(const struct nlmsghdr *nlh, void *data)
  * Events are read NL_VEC datagrams a call (recvmmsg: one system call where
  * recvfrom took one a message) and parsed NL_AHEAD messages ahead of being
  * applied, so the RIB's records for a run of routes are looked up together
- * (mirror_warm) and their cache misses overlap.
+ * (mirror_prepare) and their cache misses overlap.
  */
 #define NL_VEC 32
 #define NL_AHEAD 64
@@ -259,7 +267,7 @@ static uint64_t drain_batch(void)
 	if (ev_sock == NULL)
 		return 0;
 	for (;;) {
-		uint64_t t = rte_rdtsc();
+		uint64_t t = rte_rdtsc(), applied;
 
 		r = recvmmsg(ev.fd, vec, NL_VEC, MSG_DONTWAIT, NULL);
 		stats.cycles_read += rte_rdtsc() - t;
@@ -274,6 +282,8 @@ static uint64_t drain_batch(void)
 			resync = true;
 			break;
 		}
+		t = rte_rdtsc();
+		applied = applied_cycles();
 		for (k = 0; k < r && !resync; k++) {
 			if (vec[k].msg_hdr.msg_flags & MSG_TRUNC) {
 				TERN_LOG(rib, WARNING, "netlink: a message longer than %u bytes was cut; resynchronising",
@@ -284,6 +294,7 @@ static uint64_t drain_batch(void)
 			if (nl_for_each(iov[k].iov_base, vec[k].msg_len, parse_ahead, NULL) < 0)
 				stats.malformed++;
 		}
+		stats.cycles_parse += rte_rdtsc() - t - (applied_cycles() - applied);
 		if (resync || r < NL_VEC)	/* fewer: the socket was empty */
 			break;
 	}

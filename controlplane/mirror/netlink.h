@@ -61,8 +61,9 @@ unsigned int netlink_backlog(void);
 
 /* The mirror's side: applies one parsed message (netlink_mirror.c). */
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st);
-/* Brings what the next n messages' routes will read into the cache. */
-void mirror_warm(const struct nl_msg *m, unsigned int n);
+/* Before n messages are applied: logs each at DEBUG, and brings what their routes will read
+ * into the cache. */
+void mirror_prepare(const struct nl_msg *m, unsigned int n);
 /* What the FIB should hold for a kernel route: 0 and *s, or -ENODEV/-ENOTSUP (not mirrored). */
 int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s);
 enum rib_add_mode mirror_add_mode(uint16_t flags);

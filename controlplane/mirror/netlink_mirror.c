@@ -305,12 +305,18 @@ static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
 				     IP4_ARGS(n->ip));
 }
 
-void mirror_warm(const struct nl_msg *m, unsigned int n)
+void mirror_prepare(const struct nl_msg *m, unsigned int n)
 {
 	uint32_t prefix[RIB_WARM_MAX];
 	uint8_t len[RIB_WARM_MAX];
 	unsigned int i, k = 0;
 
+	/* each message at DEBUG, the level asked once for the run */
+	if (rte_log_can_log(tern_log_rib, RTE_LOG_DEBUG))
+		for (i = 0; i < n; i++)
+			TERN_LOG(rib, DEBUG, "netlink: %s %s", m[i].del ? "del" : "new",
+				 m[i].kind == NL_LINK ? "link" : m[i].kind == NL_ADDR ? "address" :
+				 m[i].kind == NL_ROUTE ? "route" : m[i].kind == NL_NEIGH ? "neighbour" : "other");
 	for (i = 0; i < n; i++) {
 		if (m[i].kind != NL_ROUTE)
 			continue;
@@ -326,9 +332,6 @@ void mirror_warm(const struct nl_msg *m, unsigned int n)
 
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
 {
-	TERN_LOG(rib, DEBUG, "netlink: %s %s", m->del ? "del" : "new",
-		 m->kind == NL_LINK ? "link" : m->kind == NL_ADDR ? "address" :
-		 m->kind == NL_ROUTE ? "route" : m->kind == NL_NEIGH ? "neighbour" : "other");
 	switch (m->kind) {
 	case NL_LINK: st->links++; apply_link(m); break;
 	case NL_ADDR: st->addrs++; apply_addr(m, st); break;
