@@ -213,6 +213,17 @@ static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
 	return 0;
 }
 
+/* A subnet's broadcast on a port is bound to it: the kernel drops the route, without a message,
+ * when the port goes down (and keeps the address's local route). Elsewhere it is just local. */
+static int broadcast_nh(const struct nl_route *r, struct rib_nh_spec *s)
+{
+	int port = r->nb_paths == 1 ? mirror_ifindex_port(r->paths[0].ifindex) : -1;
+
+	s->type = port >= 0 ? RIB_NH_BROADCAST : RIB_NH_LOCAL;
+	s->hop.port = port >= 0 ? port : 0;
+	return 0;
+}
+
 int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 {
 	memset(s, 0, offsetof(struct rib_nh_spec, members));	/* members: as far as filled */
@@ -220,8 +231,8 @@ int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 		return -ENOTSUP;
 	switch (r->type) {
 	case RTN_UNICAST: return r->nh_id ? nhobj_spec(r->nh_id, s) : unicast_nh(r, s);
-	case RTN_LOCAL:
-	case RTN_BROADCAST: s->type = RIB_NH_LOCAL; return 0;
+	case RTN_LOCAL: s->type = RIB_NH_LOCAL; return 0;
+	case RTN_BROADCAST: return broadcast_nh(r, s);
 	case RTN_BLACKHOLE: s->type = RIB_NH_BLACKHOLE; return 0;
 	case RTN_UNREACHABLE: s->type = RIB_NH_UNREACHABLE; return 0;
 	case RTN_PROHIBIT: s->type = RIB_NH_PROHIBIT; return 0;

@@ -24,10 +24,11 @@ enum rib_source {
 enum rib_nh_type {
 	RIB_NH_GATEWAY,		/* via an address on a port: forward once resolved */
 	RIB_NH_CONNECTED,	/* on a port's subnet: the kernel resolves each host */
-	RIB_NH_LOCAL,		/* one of the router's addresses (or a subnet broadcast) */
+	RIB_NH_LOCAL,		/* one of the router's addresses */
 	RIB_NH_BLACKHOLE,
 	RIB_NH_UNREACHABLE,
 	RIB_NH_PROHIBIT,
+	RIB_NH_BROADCAST,	/* a port's subnet broadcast: the router's while the port is up */
 	RIB_NH_GROUP,		/* ECMP over gateway/connected members */
 };
 
@@ -39,7 +40,7 @@ struct rib_hop {
 struct rib_nh_spec {
 	enum rib_nh_type type;
 	uint32_t knh;				/* the kernel nexthop object it comes from; 0: none */
-	struct rib_hop hop;			/* GATEWAY, CONNECTED */
+	struct rib_hop hop;			/* GATEWAY, CONNECTED, BROADCAST (port) */
 	uint8_t nb_members;			/* GROUP */
 	struct rib_hop members[RIB_GROUP_MAX];	/* GROUP; a weight-w member appears w times */
 };

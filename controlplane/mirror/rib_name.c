@@ -29,6 +29,7 @@ const char *rib_nh_type_name(enum rib_nh_type t)
 		[RIB_NH_GATEWAY] = "gateway", [RIB_NH_CONNECTED] = "connected",
 		[RIB_NH_LOCAL] = "local", [RIB_NH_BLACKHOLE] = "blackhole",
 		[RIB_NH_UNREACHABLE] = "unreachable", [RIB_NH_PROHIBIT] = "prohibit",
+		[RIB_NH_BROADCAST] = "broadcast",
 		[RIB_NH_GROUP] = "ecmp",
 	};
 	return t <= RIB_NH_GROUP ? names[t] : "?";
@@ -52,6 +53,9 @@ void rib_nh_describe(const struct rib_nh_spec *nh, char *buf, size_t len)
 	case RIB_NH_GATEWAY:
 	case RIB_NH_CONNECTED:
 		hop_describe(&nh->hop, buf, len);
+		return;
+	case RIB_NH_BROADCAST:
+		snprintf(buf, len, "broadcast dev %s", dp.ports[nh->hop.port].name);
 		return;
 	case RIB_NH_GROUP:
 		for (m = 0; m < nh->nb_members && n < (int)len; m++) {

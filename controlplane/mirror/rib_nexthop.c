@@ -92,7 +92,8 @@ static int nh_publish(uint32_t id)
 		nh.mtu = dp.ports[o->hop.port].mtu;
 		break;
 	case RIB_NH_CONNECTED: nh.kind = DP_NH_UNRESOLVED; break;
-	case RIB_NH_LOCAL: nh.kind = DP_NH_LOCAL; break;
+	case RIB_NH_LOCAL:
+	case RIB_NH_BROADCAST: nh.kind = DP_NH_LOCAL; break;
 	case RIB_NH_BLACKHOLE: nh.kind = DP_NH_BLACKHOLE; break;
 	case RIB_NH_UNREACHABLE: nh.kind = DP_NH_UNREACHABLE; break;
 	case RIB_NH_PROHIBIT: nh.kind = DP_NH_PROHIBIT; break;
@@ -104,6 +105,12 @@ static int nh_publish(uint32_t id)
 	return dp_nh_set(id, &nh, NULL);
 }
 
+/* Whether a nexthop of this type is bound to a port (hop.port). */
+static bool on_port(enum rib_nh_type type)
+{
+	return type == RIB_NH_GATEWAY || type == RIB_NH_CONNECTED || type == RIB_NH_BROADCAST;
+}
+
 static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct rib_hop *h,
 		   uint32_t knh)
 {
@@ -111,7 +118,7 @@ static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct r
 		return false;
 	if (type == RIB_NH_GATEWAY)
 		return o->hop.port == h->port && o->hop.gw == h->gw;
-	if (type == RIB_NH_CONNECTED)
+	if (on_port(type))
 		return o->hop.port == h->port;
 	return true;
 }
@@ -131,7 +138,7 @@ static bool group_is(const struct nh_obj *o, const struct rib_nh_spec *s)
 
 static uint32_t hop_hash(enum rib_nh_type type, const struct rib_hop *h)
 {
-	if (type != RIB_NH_GATEWAY && type != RIB_NH_CONNECTED)
+	if (!on_port(type))
 		return rte_jhash_1word(type, 0);
 	return rte_jhash_3words(type, h->port, type == RIB_NH_GATEWAY ? h->gw : 0, 0);
 }
@@ -237,7 +244,7 @@ static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint3
 		return rc;
 	nhs[*id].type = type;
 	nhs[*id].knh = knh;
-	if (type == RIB_NH_GATEWAY || type == RIB_NH_CONNECTED)
+	if (on_port(type))
 		nhs[*id].hop = *hop;
 	chain_insert(*id, hop_hash(type, hop));
 	rc = nh_publish(*id);
@@ -345,7 +352,7 @@ bool rib_nh_uses_port(uint32_t id, uint16_t port)
 	const struct nh_obj *o = &nhs[id];
 	unsigned int m;
 
-	if (o->type == RIB_NH_GATEWAY || o->type == RIB_NH_CONNECTED)
+	if (on_port(o->type))
 		return o->hop.port == port;
 	for (m = 0; m < o->nb_members; m++)
 		if (nhs[o->members[m]].hop.port == port)

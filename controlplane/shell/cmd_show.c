@@ -367,7 +367,7 @@ static const char *route_origin(const struct rib_route_info *r)
 {
 	if (r->attrs.src == RIB_SRC_ADJACENCY)
 		return "neighbor";
-	if (r->nh.type == RIB_NH_LOCAL)
+	if (r->nh.type == RIB_NH_LOCAL || r->nh.type == RIB_NH_BROADCAST)
 		return "local";
 	if (r->attrs.kproto == RTPROT_KERNEL && r->nh.type == RIB_NH_CONNECTED)
 		return "connected";

@@ -131,4 +131,16 @@ say "netlink: $(json_field '"%d messages, %d overflows, %d resyncs, %d swept" % 
 check "the FIB equals the kernel's tables after the resync" consistent
 check "the 2000 routes are there" [ "$(fib 198.19.131.61 'j["prefix"]')" = 198.19.131.60/30 ]
 check "the route deleted during the overflow is gone" [ "$(fib 198.19.4.1 'j["kind"]')" = no-route ]
+
+# dp1 taken down: the kernel drops its subnet's connected and broadcast routes without a
+# message (it keeps the address's local route); ternd must drop the same, and get them back
+ip -n "$R" link set dp1 down
+wait_for "ternd sees dp1 down" sh -c "! ip -n $R route show table local | grep -q 'broadcast 198.18.1.255'"
+sleep 0.2
+check "dp1 down: the FIB equals the kernel's tables (no broadcast route left behind)" consistent
+check "dp1 down: its subnet's broadcast is no longer the router's" [ "$(fib 198.18.1.255 'j["kind"]')" != local ]
+check "dp1 down: its address is still the router's" [ "$(fib 198.18.1.1 'j["kind"]')" = local ]
+ip -n "$R" link set dp1 up
+wait_for "dp1's broadcast route is back" sh -c "[ \"\$($TERN -s $T_SOCK --json -c 'show ip fib 198.18.1.255' | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)[\"kind\"])')\" = local ]"
+check "dp1 up: the FIB equals the kernel's tables" consistent
 tern_test_end
