@@ -4,8 +4,9 @@
  * prefix the one the FIB gets. The kernel may hold several routes for one
  * prefix: in different tables, with different metrics, and (ip route append,
  * prepend) several with the same table and metric, of which it uses the
- * first. The route in use sits in the hash; the others wait aside, in the
- * kernel's order, and the best of them takes over when it goes.
+ * first. The route in use sits in the route table (rib_table.c); the others
+ * wait aside, in the kernel's order, and the best of them takes over when it
+ * goes.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,31 +14,11 @@
 
 #include <linux/rtnetlink.h>
 #include <rte_common.h>
-#include <rte_hash.h>
-#include <rte_hash_crc.h>
-#include <rte_malloc.h>
-#include <rte_prefetch.h>
 
 #include "controlplane/mirror/rib_priv.h"
+#include "controlplane/mirror/rib_table.h"
 
 #define RIB_MAX_ALTERNATES 65536
-
-_Static_assert(RIB_WARM_MAX <= RTE_HASH_LOOKUP_BULK_MAX, "one bulk lookup warms a slice");
-
-struct route_key {
-	uint32_t prefix;
-	uint32_t len;
-};
-
-/* One per rte_hash position: the route that key holds. */
-struct route_rec {
-	uint32_t nh;
-	uint32_t metric;
-	uint32_t table;
-	uint8_t src;
-	uint8_t kproto;
-	uint16_t gen;
-};
 
 /* A kernel route waiting behind the one in use at the same prefix. */
 struct alternate {
@@ -46,8 +27,6 @@ struct alternate {
 	uint32_t seq;		/* the kernel's order among routes of one table and metric */
 };
 
-static struct rte_hash *routes;
-static struct route_rec *recs;
 static unsigned int max_routes;
 static struct alternate *alts;
 static unsigned int nb_alts;
@@ -106,35 +85,19 @@ static bool same_key(const struct route_key *a, const struct route_key *b)
 
 int rib_routes_init(unsigned int n)
 {
-	struct rte_hash_parameters prm = {
-		.name = "tern_rib",
-		.entries = n,
-		.key_len = sizeof(struct route_key),
-		.hash_func = rte_hash_crc,
-		.socket_id = SOCKET_ID_ANY,
-	};
+	int rc;
 
 	max_routes = n;
-	routes = rte_hash_create(&prm);
-	/* In DPDK's memory, touched once here: rte_hash hands out its free slots in FIFO order, so
-	 * over a long churn every position gets used, and from malloc the table's pages would
-	 * fault in one by one (16 bytes of RSS per route of capacity: a slow climb that looks like
-	 * a leak). */
-	recs = rte_zmalloc_socket("tern_rib_routes", (n + 1) * sizeof(*recs), RTE_CACHE_LINE_SIZE,
-				  SOCKET_ID_ANY);
+	if ((rc = route_table_init(n)) < 0)
+		return rc;
 	alts = calloc(RIB_MAX_ALTERNATES, sizeof(*alts));
-	if (!routes || !recs || !alts)
-		return -ENOMEM;
-	return 0;
+	return alts ? 0 : -ENOMEM;
 }
 
 void rib_routes_fini(void)
 {
-	rte_hash_free(routes);
-	rte_free(recs);
+	route_table_fini();
 	free(alts);
-	routes = NULL;
-	recs = NULL;
 	alts = NULL;
 	nb_alts = 0;
 }
@@ -197,14 +160,14 @@ static int alt_store(const struct route_key *k, const struct route_rec *r, uint3
 
 static int install(const struct route_key *k, int32_t pos, const struct route_rec *r)
 {
-	recs[pos] = *r;
+	(*route_rec_at(pos)) = *r;
 	return rib_queue_op(k->prefix, k->len, false, r->nh);
 }
 
 /* r (with its nexthop reference) takes the place of the route in use, which goes aside first. */
 static int displace(const struct route_key *k, int32_t pos, const struct route_rec *r)
 {
-	int rc = alt_store(k, &recs[pos], --seq_first);
+	int rc = alt_store(k, route_rec_at(pos), --seq_first);
 
 	if (rc < 0) {
 		rib_nh_put(r->nh);
@@ -225,7 +188,7 @@ static void renew(struct route_rec *held, const struct route_rec *r)
 static int add_beside(const struct route_key *k, int32_t pos, const struct route_rec *r,
 		      enum rib_add_mode mode)
 {
-	struct route_rec *cur = &recs[pos];
+	struct route_rec *cur = route_rec_at(pos);
 	int i, rc;
 
 	if (same_slot(cur, r)) {
@@ -261,64 +224,56 @@ int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
 	struct route_key key = { prefix & rib_mask(len), len };
 	struct route_rec rec = { .metric = a->metric, .table = a->table, .src = a->src,
 				 .kproto = a->kproto, .gen = rib_gen };
+	bool added;
 	int32_t pos;
 	int rc;
 
 	if (len > 32 || a->src >= RIB_SRC_MAX ||
 	    (a->src == RIB_SRC_KERNEL && rib_table_rank(a->table) < 0))
 		return -EINVAL;
-	pos = rte_hash_lookup(routes, &key);
-	if (pos >= 0 && a->src == RIB_SRC_ADJACENCY && recs[pos].src != RIB_SRC_ADJACENCY)
+	pos = route_table_find(&key);
+	if (pos >= 0 && a->src == RIB_SRC_ADJACENCY && route_rec_at(pos)->src != RIB_SRC_ADJACENCY)
 		return -EEXIST;	/* an adjacency never hides a kernel route */
 	if ((rc = rib_nh_get(nh, &rec.nh)) < 0)
 		return rc;
-	if (pos >= 0 && recs[pos].src == RIB_SRC_KERNEL && a->src == RIB_SRC_KERNEL)
+	if (pos >= 0 && route_rec_at(pos)->src == RIB_SRC_KERNEL && a->src == RIB_SRC_KERNEL)
 		return add_beside(&key, pos, &rec, mode);
 	if (pos < 0) {
-		pos = rte_hash_add_key(routes, &key);
+		pos = route_table_add(&key, &added);
 		if (pos < 0) {
 			rib_nh_put(rec.nh);
 			return pos;
 		}
 	} else {
-		rib_nh_put(recs[pos].nh);	/* a kernel route takes an adjacency's place */
+		rib_nh_put(route_rec_at(pos)->nh);	/* a kernel route takes an adjacency's place */
 	}
 	return install(&key, pos, &rec);
 }
 
 void rib_routes_warm(const uint32_t *prefix, const uint8_t *len, unsigned int n)
 {
-	struct route_key keys[RIB_WARM_MAX];
-	const void *k[RIB_WARM_MAX];
-	int32_t pos[RIB_WARM_MAX];
 	unsigned int i;
 
-	n = RTE_MIN(n, (unsigned int)RIB_WARM_MAX);
 	for (i = 0; i < n; i++) {
-		keys[i] = (struct route_key){ prefix[i] & rib_mask(len[i] > 32 ? 32 : len[i]), len[i] };
-		k[i] = &keys[i];
+		struct route_key k = { prefix[i] & rib_mask(len[i] > 32 ? 32 : len[i]), len[i] };
+
+		route_table_prefetch(&k);
 	}
-	/* the lookups' cache misses overlap, where one route at a time waits for each */
-	if (n == 0 || rte_hash_lookup_bulk(routes, k, n, pos) < 0)
-		return;
-	for (i = 0; i < n; i++)
-		if (pos[i] >= 0)
-			rte_prefetch0(&recs[pos[i]]);
 }
 
 /* Removes what key holds; an alternate or an adjacency may take its place. */
 static int route_remove(const struct route_key *key, int32_t pos)
 {
 	int best = alt_best(key), port;
-	bool kernel_host = key->len == 32 && recs[pos].src == RIB_SRC_KERNEL;
+	bool kernel_host = key->len == 32 && route_rec_at(pos)->src == RIB_SRC_KERNEL;
 
-	rib_nh_put(recs[pos].nh);
+	rib_nh_put(route_rec_at(pos)->nh);
 	if (best >= 0) {
-		recs[pos] = alts[best].rec;
+		(*route_rec_at(pos)) = alts[best].rec;
 		alts[best] = alts[--nb_alts];	/* its nexthop reference moves to recs */
-		return rib_queue_op(key->prefix, key->len, false, recs[pos].nh);
+		return rib_queue_op(key->prefix, key->len, false, route_rec_at(pos)->nh);
 	}
-	rte_hash_del_key(routes, key);
+	route_table_del(key);
 	rib_queue_op(key->prefix, key->len, true, 0);
 	/* a host route gone: the neighbour's adjacency comes back */
 	if (kernel_host && (port = rib_neigh_port(key->prefix)) >= 0) {
@@ -341,13 +296,13 @@ int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
 
 	if (len > 32)
 		return -EINVAL;
-	pos = rte_hash_lookup(routes, &key);
+	pos = route_table_find(&key);
 	if (pos < 0)
 		return -ENOENT;
 	if (nh != NULL && (id = rib_nh_find(nh)) == 0)
 		return -ENOENT;	/* no route has that nexthop */
-	if (recs[pos].src == RIB_SRC_KERNEL && same_slot(&recs[pos], &slot) &&
-	    (nh == NULL || recs[pos].nh == id))
+	if (route_rec_at(pos)->src == RIB_SRC_KERNEL && same_slot(route_rec_at(pos), &slot) &&
+	    (nh == NULL || route_rec_at(pos)->nh == id))
 		return route_remove(&key, pos);
 	a = nh != NULL ? alt_find(&key, &slot, id) : alt_first(&key, &slot);
 	if (a < 0)
@@ -359,19 +314,17 @@ int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
 void rib_adjacency_del(uint32_t ip)
 {
 	struct route_key key = { ip, 32 };
-	int32_t pos = rte_hash_lookup(routes, &key);
+	int32_t pos = route_table_find(&key);
 
-	if (pos >= 0 && recs[pos].src == RIB_SRC_ADJACENCY)
+	if (pos >= 0 && route_rec_at(pos)->src == RIB_SRC_ADJACENCY)
 		route_remove(&key, pos);
 }
 
 /* Removes every kernel route (in use or aside) that keep() rejects; returns how many. */
 static unsigned int routes_remove_if(bool (*keep)(const struct route_rec *, uint16_t), uint16_t arg)
 {
-	unsigned int n = rte_hash_count(routes), found = 0, i;
+	unsigned int n = route_table_count(), found = 0, i;
 	struct route_key *doomed = calloc(n ? n : 1, sizeof(*doomed));
-	const void *k;
-	void *v;
 	uint32_t iter = 0;
 	int32_t pos;
 
@@ -382,11 +335,12 @@ static unsigned int routes_remove_if(bool (*keep)(const struct route_rec *, uint
 			i++;
 	if (doomed == NULL)
 		return 0;
-	while ((pos = rte_hash_iterate(routes, &k, &v, &iter)) >= 0)
-		if (!keep(&recs[pos], arg))
-			doomed[found++] = *(const struct route_key *)k;
+	/* the keys first: a removal moves other routes in the table */
+	while ((pos = route_table_next(&iter)) >= 0)
+		if (!keep(route_rec_at(pos), arg))
+			doomed[found++] = *route_key_at(pos);
 	for (i = 0; i < found; i++) {
-		pos = rte_hash_lookup(routes, &doomed[i]);
+		pos = route_table_find(&doomed[i]);
 		if (pos >= 0)
 			route_remove(&doomed[i], pos);
 	}
@@ -431,9 +385,9 @@ int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out)
 	struct route_key key = { prefix & rib_mask(len), len };
 	int32_t pos;
 
-	if (len > 32 || (pos = rte_hash_lookup(routes, &key)) < 0)
+	if (len > 32 || (pos = route_table_find(&key)) < 0)
 		return -ENOENT;
-	fill_info(&key, &recs[pos], out);
+	fill_info(&key, route_rec_at(pos), out);
 	return 0;
 }
 
@@ -445,10 +399,10 @@ int rib_route_find(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric
 	int32_t pos;
 	int a;
 
-	if (len > 32 || (pos = rte_hash_lookup(routes, &key)) < 0)
+	if (len > 32 || (pos = route_table_find(&key)) < 0)
 		return -ENOENT;
-	if (recs[pos].src == RIB_SRC_KERNEL && same_slot(&recs[pos], &slot)) {
-		fill_info(&key, &recs[pos], out);
+	if (route_rec_at(pos)->src == RIB_SRC_KERNEL && same_slot(route_rec_at(pos), &slot)) {
+		fill_info(&key, route_rec_at(pos), out);
 		return 0;
 	}
 	if ((a = alt_first(&key, &slot)) < 0)
@@ -484,17 +438,15 @@ static int route_cmp(const void *a, const void *b)
 
 int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting)
 {
-	unsigned int cap = rte_hash_count(routes) + (waiting ? nb_alts : 0), i = 0, a;
+	unsigned int cap = route_table_count() + (waiting ? nb_alts : 0), i = 0, a;
 	struct rib_route_info *r = calloc(cap ? cap : 1, sizeof(*r));
-	const void *key;
-	void *val;
 	uint32_t iter = 0;
 	int32_t pos;
 
 	if (r == NULL)
 		return -ENOMEM;
-	while (i < cap && (pos = rte_hash_iterate(routes, &key, &val, &iter)) >= 0)
-		fill_info(key, &recs[pos], &r[i++]);
+	while (i < cap && (pos = route_table_next(&iter)) >= 0)
+		fill_info(route_key_at(pos), route_rec_at(pos), &r[i++]);
 	for (a = 0; waiting && a < nb_alts && i < cap; a++)
 		fill_info(&alts[a].key, &alts[a].rec, &r[i++]);
 	qsort(r, i, sizeof(*r), route_cmp);
@@ -505,23 +457,19 @@ int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting
 
 void rib_route_counts(struct rib_counts *c)
 {
-	const void *key;
-	void *val;
 	uint32_t iter = 0;
 	int32_t pos;
 
-	while ((pos = rte_hash_iterate(routes, &key, &val, &iter)) >= 0) {
-		c->routes[recs[pos].src]++;
-		c->by_type[rib_nh_kind_of(recs[pos].nh)]++;
+	while ((pos = route_table_next(&iter)) >= 0) {
+		c->routes[route_rec_at(pos)->src]++;
+		c->by_type[rib_nh_kind_of(route_rec_at(pos)->nh)]++;
 	}
 	c->alternates = nb_alts;
 }
 
 unsigned int rib_route_total(void)
 {
-	int32_t n = rte_hash_count(routes);
-
-	return n > 0 ? (unsigned int)n : 0;
+	return route_table_count();
 }
 
 void rib_route_limits(struct rib_counts *l)
