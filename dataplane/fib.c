@@ -146,10 +146,11 @@ unsigned int dp_fib_lag(void)
 }
 
 /*
- * The batch, in its order, made in the standby copy, its cycles counted. The
- * changes' reads are fetched FIB_WARM at a time, a slice ahead, so their cache
- * misses overlap; with that, putting a batch in address order first cost more than it
- * saved (bench/mirror_scale.sh: 78 ns a route to sort, 29 saved).
+ * The batch, in its order, made in the standby copy, its cycles counted. Each
+ * change's reads are fetched FIB_AHEAD changes before it is made (a delete's
+ * cover half as many, once its cover24 entry has come), so their cache misses
+ * overlap; with that, putting a batch in address order first cost more than
+ * it saved (bench/mirror_scale.sh: 78 ns a route to sort, 29 saved).
  */
 static int update_standby(const struct dp_fib_op *ops, unsigned int n)
 {

@@ -37,8 +37,8 @@ unsigned int fib_update_groups_used(void);
  * Makes one change in c, a copy no worker reads, which must hold what the
  * changes before left there; each entry written is passed to fib_dirty.
  * Deleting a route that is not there is not an error. Returns 0, -EINVAL for
- * a depth over 32 or a next hop past DP_NH_MAX, or -ENOSPC when the routes or second-level groups are all
- * taken (nothing changed then).
+ * a depth over 32 or a next hop past DP_NH_MAX, or -ENOSPC when the routes or
+ * second-level groups are all taken (nothing changed then).
  */
 int fib_update(struct fib_copy *c, const struct dp_fib_op *op);
 /*
@@ -47,9 +47,7 @@ int fib_update(struct fib_copy *c, const struct dp_fib_op *op);
  * fib_update_warm_covers (it reads what the first step fetched) the routes a
  * delete among them falls back to.
  */
-#ifndef FIB_AHEAD
-#define FIB_AHEAD 16
-#endif
+#define FIB_AHEAD 16	/* changes ahead (tern-bench pipeline: 8, 16 and 32 alike) */
 void fib_update_warm(const struct fib_copy *c, const struct dp_fib_op *ops, unsigned int n);
 void fib_update_warm_covers(const struct dp_fib_op *ops, unsigned int n);
 

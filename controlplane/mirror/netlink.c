@@ -123,7 +123,7 @@ static int apply_one(const struct nlmsghdr *nlh, void *data)
 /*
  * Events are read NL_VEC datagrams a call (recvmmsg: one system call where
  * recvfrom took one a message) and parsed NL_AHEAD messages ahead of being
- * applied, so the RIB's records for a run of routes are looked up together
+ * applied, so the RIB's records for a run of routes are prefetched together
  * (mirror_prepare) and their cache misses overlap.
  */
 #define NL_VEC 32

@@ -318,9 +318,7 @@ static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
 
 void mirror_prepare(const struct nl_msg *m, unsigned int n)
 {
-	uint32_t prefix[RIB_WARM_MAX];
-	uint8_t len[RIB_WARM_MAX];
-	unsigned int i, k = 0;
+	unsigned int i;
 
 	/* each message at DEBUG, the level asked once for the run */
 	if (rte_log_can_log(tern_log_rib, RTE_LOG_DEBUG))
@@ -328,17 +326,9 @@ void mirror_prepare(const struct nl_msg *m, unsigned int n)
 			TERN_LOG(rib, DEBUG, "netlink: %s %s", m[i].del ? "del" : "new",
 				 m[i].kind == NL_LINK ? "link" : m[i].kind == NL_ADDR ? "address" :
 				 m[i].kind == NL_ROUTE ? "route" : m[i].kind == NL_NEIGH ? "neighbour" : "other");
-	for (i = 0; i < n; i++) {
-		if (m[i].kind != NL_ROUTE)
-			continue;
-		prefix[k] = m[i].route.prefix;
-		len[k] = m[i].route.len;
-		if (++k == RIB_WARM_MAX) {
-			rib_routes_warm(prefix, len, k);
-			k = 0;
-		}
-	}
-	rib_routes_warm(prefix, len, k);
+	for (i = 0; i < n; i++)
+		if (m[i].kind == NL_ROUTE)
+			rib_route_prefetch(m[i].route.prefix, m[i].route.len);
 }
 
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st)

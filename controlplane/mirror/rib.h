@@ -102,9 +102,8 @@ int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
 int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
 		  const struct rib_nh_spec *nh);
 int rib_commit(void);
-/* Brings the records of up to RIB_WARM_MAX routes about to change into the cache, together. */
-#define RIB_WARM_MAX 64
-void rib_routes_warm(const uint32_t *prefix, const uint8_t *len, unsigned int n);
+/* Brings the record of a route about to change into the cache. */
+void rib_route_prefetch(uint32_t prefix, uint8_t len);
 /*
  * A bulk load (the kernel's tables at start): commits until rib_publish go to
  * the FIB's standby copy alone, and rib_publish shows them all at once; the

@@ -250,15 +250,11 @@ int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
 	return install(&key, pos, &rec);
 }
 
-void rib_routes_warm(const uint32_t *prefix, const uint8_t *len, unsigned int n)
+void rib_route_prefetch(uint32_t prefix, uint8_t len)
 {
-	unsigned int i;
+	struct route_key k = { prefix & rib_mask(len > 32 ? 32 : len), len };
 
-	for (i = 0; i < n; i++) {
-		struct route_key k = { prefix[i] & rib_mask(len[i] > 32 ? 32 : len[i]), len[i] };
-
-		route_table_prefetch(&k);
-	}
+	route_table_prefetch(&k);
 }
 
 /* Removes what key holds; an alternate or an adjacency may take its place. */
