@@ -26,8 +26,9 @@ struct nl_stats {
 	uint64_t swept;			/* stale entries removed by resyncs */
 	uint64_t batches;
 	uint64_t max_batch;
-	uint64_t batch_waits;		/* batches that waited for batch_interval_us */
-	unsigned int batch_interval_us;
+	uint64_t batch_waits;		/* batches that waited for the spacing after the last */
+	unsigned int batch_interval_us, batch_interval_max_us;
+	unsigned int batch_spacing_us;	/* the wait after the last batch */
 	double last_resync_s;
 	unsigned int rcvbuf;
 	/* the control thread's TSC cycles on kernel messages: reading them from the socket,
@@ -38,9 +39,11 @@ struct nl_stats {
 
 /* Subscribes and loads the kernel's tables; helper_lcore (or RTE_MAX_LCORE) reads the route
  * dump ahead while this thread applies it. Later changes reach the FIB in batches at least
- * batch_interval_us apart (0: each read of the socket is a batch). */
-int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us, unsigned int helper_lcore,
-		  unsigned int max_routes, char *err, size_t errlen);
+ * batch_interval_us apart (0: each read of the socket is a batch), spaced up to
+ * batch_interval_max_us apart while changes keep coming. */
+int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us,
+		  unsigned int batch_interval_max_us, unsigned int helper_lcore, unsigned int max_routes,
+		  char *err, size_t errlen);
 void netlink_stop(void);
 /* Processes whatever the kernel has sent so far (after a config change), whether or not the
  * batch interval is over. */

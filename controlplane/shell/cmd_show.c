@@ -520,7 +520,9 @@ static int cmd_show_netlink(struct cmd_ctx *ctx)
 	render_double(&r, "last_resync_s", "last took %.3f s)\n", "%.3f", s->last_resync_s);
 	render_uint(&r, "batches", "batches %lu ", s->batches);
 	render_uint(&r, "max_batch", "(largest %lu messages), ", s->max_batch);
-	render_uint(&r, "batch_interval_us", "at least %lu us apart: ", s->batch_interval_us);
+	render_uint(&r, "batch_interval_us", "at least %lu us apart", s->batch_interval_us);
+	render_uint(&r, "batch_interval_max_us", " (up to %lu us in a burst, ", s->batch_interval_max_us);
+	render_uint(&r, "batch_spacing_us", "now %lu us): ", s->batch_spacing_us);
 	render_uint(&r, "batch_waits", "%lu waited\n", s->batch_waits);
 	render_uint(&r, "rcvbuf", "receive buffer %lu bytes, ", s->rcvbuf);
 	render_uint(&r, "backlog_bytes", "%lu unread\n", netlink_backlog());

@@ -73,6 +73,7 @@ struct tern_config {
 	bool memif_accept_unsealed;	/* [memif] peer_memory = any */
 	unsigned int netlink_rcvbuf;	/* bytes */
 	unsigned int netlink_batch_us;	/* least time between two batches of kernel changes */
+	unsigned int netlink_batch_max_us;	/* the most it grows to while changes keep coming */
 	unsigned int exception_idle_ms;	/* an idle exception service's longest sleep between polls */
 	uint32_t tables[RIB_MAX_TABLES];	/* kernel tables mirrored besides local and main */
 	unsigned int nb_tables;

@@ -391,7 +391,7 @@ int main(int argc, char **argv)
 	rc = dataplane_start(err, sizeof(err));
 	t_dp = tern_log_now_ms();
 	if (rc == 0)
-		rc = netlink_start(cfg.netlink_rcvbuf, cfg.netlink_batch_us,
+		rc = netlink_start(cfg.netlink_rcvbuf, cfg.netlink_batch_us, cfg.netlink_batch_max_us,
 				   dp.nb_workers ? dp.workers[0].lcore : RTE_MAX_LCORE, cfg.fib_routes,
 				   err, sizeof(err));
 	t_nl = tern_log_now_ms();
