@@ -70,10 +70,13 @@ import sys
 what, n, ip, c0, c1, s0, s1 = sys.argv[1:8]
 names = sys.argv[8:]
 n, ip, ctl = int(n), float(ip), float(c1) - float(c0)
-d = [(float(b) - float(a)) / n for a, b in zip(s0.split(), s1.split())]
+# the stages are timed with the TSC, which also runs while ip has the core (a batch is
+# preempted once it outlasts the scheduler's slice): ternd's CPU is shared out in their ratio
+d = [float(b) - float(a) for a, b in zip(s0.split(), s1.split())]
+scale = ctl * 1e9 / sum(d) if sum(d) else 0
 print("  %s: ternd's control thread %.2f s of CPU (%.1f us a route) against %.2f s of ip and the kernel: %.2fx" %
       (what, ctl, ctl / n * 1e6, ip, ctl / ip if ip else 0))
-print("    ternd, ns a route: " + ", ".join("%s %.0f" % (k, v) for k, v in zip(names, d)))
+print("    ternd's CPU by stage, ns a route: " + ", ".join("%s %.0f" % (k, v * scale / n) for k, v in zip(names, d)))
 PY
 }
 
