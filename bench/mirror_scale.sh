@@ -34,17 +34,16 @@ base=$(count)
 # the same BGP-shaped table tern-bench pipeline uses, as ip -batch commands
 "$BUILD/tern-bench" routes --count "$ROUTES" | sed 's|^|route replace |; s|$| via 198.18.1.2|' > "$DIR/batch"
 unique=$(awk '{ print $3 }' "$DIR/batch" | sort -u | wc -l)	# replace: duplicates collapse
-# complete at the start of the first count() that finds every route (count() itself takes
-# a while with 1M routes: the time is then an upper bound, to within one call)
+# complete at the start of the first count() that finds every route (an upper bound, to
+# within one call and the poll's 20 ms)
 wait_complete() {
 	local t
 	while t=$(date +%s.%N); [ "$(count)" -lt $((base + unique)) ]; do sleep 0.02; done
 	echo "$t"
 }
 # Returns once ternd has read and applied all the kernel sent: an API request first applies
-# what a batch wait holds back, so an unread backlog of 0 leaves nothing behind. Polled with
-# show netlink, which costs ternd next to nothing, so the CPU taken after it is the mirror's
-# alone: show ip route summary (count) walks every route, tens of ms with a full table.
+# what a batch wait holds back, so an unread backlog of 0 leaves nothing behind. The CPU taken
+# after it is the mirror's, less the few requests of the poll.
 drained() {
 	while [ "$(tern --json -c "show netlink" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["backlog_bytes"])')" != 0 ]; do
 		sleep 0.01

@@ -25,6 +25,7 @@ struct nh_obj {
 	uint32_t knh;		/* the kernel nexthop object whose routes share it; 0: none */
 	struct rib_hop hop;
 	uint32_t refcnt;
+	uint32_t routes;	/* routes in use that name it (not those aside, not groups) */
 	bool used;
 	uint8_t nb_members;
 	uint32_t *members;	/* GROUP: member nexthop ids, each holding a reference */
@@ -71,6 +72,20 @@ void rib_nh_fini(void)
 unsigned int rib_nh_count(void)
 {
 	return nh_used;
+}
+
+void rib_nh_count_route(uint32_t id, int d)
+{
+	nhs[id].routes += d;
+}
+
+void rib_nh_routes_by_type(unsigned int *by_type)
+{
+	uint32_t i;
+
+	for (i = 1; i < nh_high; i++)
+		if (nhs[i].used)
+			by_type[nhs[i].type] += nhs[i].routes;
 }
 
 /* Derives the dataplane's entry from the nexthop and the neighbour table, and publishes it. */
@@ -371,11 +386,6 @@ void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out)
 	out->nb_members = o->nb_members;
 	for (m = 0; m < o->nb_members; m++)
 		out->members[m] = nhs[o->members[m]].hop;
-}
-
-enum rib_nh_type rib_nh_kind_of(uint32_t id)
-{
-	return nhs[id].type;
 }
 
 /* Republishes the nexthops through (port, ip): the neighbour's dependants (the hop's own and

@@ -25,6 +25,11 @@ extern uint16_t rib_gen;
 int rib_nh_init(void);
 void rib_nh_fini(void);
 unsigned int rib_nh_count(void);
+/* Routes in use by their nexthop's type, counted as they come and go (rib_nh_count_route,
+ * +1 or -1), so show ip route summary walks the nexthops rather than every route; a nexthop
+ * replaced in place moves its routes to its new type. */
+void rib_nh_count_route(uint32_t id, int d);
+void rib_nh_routes_by_type(unsigned int *by_type);
 /*
  * Nexthops no route holds any more are cleared in two steps, since a copy of
  * the FIB workers still read may name them: a commit sets aside those released
@@ -40,7 +45,6 @@ void rib_nh_put(uint32_t id);
 /* The id of the nexthop equal to s, or 0 when none is (no reference taken). */
 uint32_t rib_nh_find(const struct rib_nh_spec *s);
 void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out);
-enum rib_nh_type rib_nh_kind_of(uint32_t id);
 bool rib_nh_uses_port(uint32_t id, uint16_t port);
 
 /* Queues one FIB change for the next rib_commit (which runs early when the batch is full). */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -409,6 +410,102 @@ static void test_random_changes_follow_the_kernels_model(void **state)
 	}
 }
 
+/* show ip route summary's counts, as a walk over every route in use finds them. */
+static void counts_by_walk(struct rib_counts *w)
+{
+	struct rib_route_info *ri;
+	unsigned int n, i;
+
+	memset(w, 0, sizeof(*w));
+	assert_int_equal(rib_routes_sorted(&ri, &n, false), 0);
+	for (i = 0; i < n; i++) {
+		w->routes[ri[i].attrs.src]++;
+		w->by_type[ri[i].nh.type]++;
+	}
+	free(ri);
+}
+
+/* The counts kept as routes change equal a walk's after any mix of adds, replaces, deletes,
+ * adjacencies, routes set aside and back, a port's flush and a kernel nexthop object that
+ * changes type in place. */
+static void test_the_summarys_counts_follow_every_change(void **state)
+{
+	static const uint32_t tbl[] = { RT_TABLE_MAIN, T_EXTRA };
+	struct rib_nh_spec obj = { .type = RIB_NH_GATEWAY, .knh = 7, .hop = { 0, 0xc6120009u } };
+	struct rib_nh_spec black = { .type = RIB_NH_BLACKHOLE, .knh = 7 };
+	struct rib_counts c, w, before;
+	unsigned int step, seed = 7, t;
+
+	rib_flush_port(0);	/* what the cases before left through the port: flushed below too */
+	assert_int_equal(rib_commit(), 0);
+	rib_counts(&before);
+	for (step = 0; step < 4000; step++) {
+		uint32_t prefix = P + ((rand_r(&seed) % 32) << 8), table = tbl[rand_r(&seed) % 2];
+		uint32_t metric = (rand_r(&seed) % 2) * 10;
+		struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+					     .metric = metric, .table = table };
+		struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
+		struct rib_nh_spec nh;
+
+		switch (rand_r(&seed) % 6) {
+		case 0: nh = via(1 + rand_r(&seed) % 3); break;
+		case 1: nh = (struct rib_nh_spec){ .type = RIB_NH_LOCAL }; break;
+		case 2: nh = (struct rib_nh_spec){ .type = RIB_NH_UNREACHABLE }; break;
+		default: nh = obj; break;
+		}
+		switch (rand_r(&seed) % 8) {
+		case 0: case 1: case 2:
+			rib_route_add(prefix, 24, &a, &nh, (enum rib_add_mode)(rand_r(&seed) % 3));
+			break;
+		case 3: case 4:
+			rib_route_del(prefix, 24, table, metric, rand_r(&seed) % 2 ? &nh : NULL);
+			break;
+		case 5:	/* a neighbour's adjacency, and a kernel host route over it and gone again */
+			rib_route_add(prefix | 1, 32, &adj, &(struct rib_nh_spec){ .type = RIB_NH_GATEWAY,
+				      .hop = { 0, prefix | 1 } }, RIB_ADD_REPLACE);
+			if (rand_r(&seed) % 2)
+				rib_route_add(prefix | 1, 32, &a, &nh, RIB_ADD_REPLACE);
+			else
+				rib_route_del(prefix | 1, 32, table, metric, NULL);
+			break;
+		case 6:	/* the kernel object's routes change type with it */
+			rib_nh_replace_object(7, rand_r(&seed) % 2 ? &black : &obj);
+			break;
+		case 7:
+			if (rand_r(&seed) % 16 == 0)
+				rib_flush_port(0);
+			break;
+		}
+		assert_int_equal(rib_commit(), 0);
+		rib_counts(&c);
+		counts_by_walk(&w);
+		if (memcmp(c.routes, w.routes, sizeof(c.routes)) != 0 ||
+		    memcmp(c.by_type, w.by_type, sizeof(c.by_type)) != 0)
+			fail_msg("step %u: kept %u kernel, %u adjacencies; a walk finds %u, %u", step,
+				 c.routes[RIB_SRC_KERNEL], c.routes[RIB_SRC_ADJACENCY],
+				 w.routes[RIB_SRC_KERNEL], w.routes[RIB_SRC_ADJACENCY]);
+	}
+	/* everything goes: the counts are what they were */
+	for (t = 0; t < 32; t++) {
+		while (rib_route_del(P + (t << 8), 24, RT_TABLE_MAIN, 0, NULL) == 0 ||
+		       rib_route_del(P + (t << 8), 24, RT_TABLE_MAIN, 10, NULL) == 0 ||
+		       rib_route_del(P + (t << 8), 24, T_EXTRA, 0, NULL) == 0 ||
+		       rib_route_del(P + (t << 8), 24, T_EXTRA, 10, NULL) == 0 ||
+		       rib_route_del(P + (t << 8) + 1, 32, T_EXTRA, 0, NULL) == 0 ||
+		       rib_route_del(P + (t << 8) + 1, 32, T_EXTRA, 10, NULL) == 0 ||
+		       rib_route_del(P + (t << 8) + 1, 32, RT_TABLE_MAIN, 0, NULL) == 0 ||
+		       rib_route_del(P + (t << 8) + 1, 32, RT_TABLE_MAIN, 10, NULL) == 0)
+			;
+		rib_adjacency_del(P + (t << 8) + 1);
+	}
+	assert_int_equal(rib_commit(), 0);
+	rib_counts(&c);
+	counts_by_walk(&w);
+	assert_memory_equal(c.routes, w.routes, sizeof(c.routes));
+	assert_memory_equal(c.by_type, w.by_type, sizeof(c.by_type));
+	assert_memory_equal(c.routes, before.routes, sizeof(c.routes));
+}
+
 static void test_the_kernels_flags_give_the_mode(void **state)
 {
 	assert_int_equal(mirror_add_mode(NLM_F_REPLACE), RIB_ADD_REPLACE);
@@ -438,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_the_kernels_flags_give_the_mode),
 		cmocka_unit_test(test_neighbours_resolve_their_nexthops_and_stop_at_the_limit),
 		cmocka_unit_test(test_nexthop_ids_are_reused),
+		cmocka_unit_test(test_the_summarys_counts_follow_every_change),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-rib-%d", getpid());
