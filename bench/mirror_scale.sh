@@ -131,6 +131,21 @@ printf '  consistency check: %s difference(s); resyncs, largest batch: %s\n' "$c
 cost_line "adding them" "$unique" "$ipcpu" "$c0" "$c1" "$s0" "$s1"
 printf '  one route change, kernel ACK -> FIB (over %d changes, includes tern polling): p50 %s ms, p99 %s ms, max %s ms\n' \
 	"$CHANGES" "$p50" "$p99" "$pmax"
+# show ip route summary with the full table, against show netlink (no walk of anything): the
+# shell's whole round trip, 20 calls of each, alternating
+/usr/bin/python3 - "$BUILD/tern" "$DIR/ternd.sock" <<'PY'
+import subprocess, sys, time
+tern, sock = sys.argv[1], sys.argv[2]
+t = {"show ip route summary": 0.0, "show netlink": 0.0}
+for _ in range(20):
+    for c in t:
+        t0 = time.monotonic()
+        subprocess.run([tern, "-s", sock, "--json", "-c", c], capture_output=True, check=True)
+        t[c] += time.monotonic() - t0
+print("  show ip route summary with the table: %.2f ms a call, show netlink %.2f ms: %.2fx" %
+      (t["show ip route summary"] / 20 * 1e3, t["show netlink"] / 20 * 1e3,
+       t["show ip route summary"] / t["show netlink"]))
+PY
 
 # restarts with the table already in the kernel (dp1 is persistent, so the kernel keeps
 # its routes while ternd is down): from ternd's start to a complete FIB, RESTARTS times
