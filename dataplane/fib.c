@@ -9,6 +9,7 @@
 #include <rte_common.h>
 #include <rte_cycles.h>
 #include <rte_malloc.h>
+#include <rte_prefetch.h>
 
 #include "dataplane/fib_priv.h"
 #include "dataplane/nexthop.h"
@@ -75,17 +76,24 @@ int dp_fib_init(unsigned int max_routes, int socket)
 	return fib_update_init(max_routes, groups, socket);
 }
 
+/* Line l of copy c. */
+static inline uint32_t *line_of(const struct fib_copy *c, uint32_t l)
+{
+	return l < FIB_TBL24_LINES ? c->tbl24 + (size_t)l * FIB_LINE :
+				     c->tbl8 + (size_t)(l - FIB_TBL24_LINES) * FIB_LINE;
+}
+
 /* Copies line l of the table from the active copy to the standby. */
 static void copy_line(uint32_t l)
 {
-	const struct fib_copy *a = &copies[dp_fib_active_idx];
-	struct fib_copy *s = &copies[dp_fib_active_idx ^ 1];
+	memcpy(line_of(&copies[dp_fib_active_idx ^ 1], l), line_of(&copies[dp_fib_active_idx], l), 64);
+}
 
-	if (l < FIB_TBL24_LINES)
-		memcpy(s->tbl24 + (size_t)l * FIB_LINE, a->tbl24 + (size_t)l * FIB_LINE, 64);
-	else
-		memcpy(s->tbl8 + (size_t)(l - FIB_TBL24_LINES) * FIB_LINE,
-		       a->tbl8 + (size_t)(l - FIB_TBL24_LINES) * FIB_LINE, 64);
+/* Fetches line l of both copies: the active one to be read, the standby to be written. */
+static void warm_line(uint32_t l)
+{
+	rte_prefetch0(line_of(&copies[dp_fib_active_idx], l));
+	rte_prefetch0_write(line_of(&copies[dp_fib_active_idx ^ 1], l));
 }
 
 /*
@@ -112,9 +120,14 @@ static bool grace_over(bool wait)
 	return !grace_pending;
 }
 
+/* Lines fetched ahead of their copy: the standby's line is written whole, and without the
+ * fetch the stores that miss filled the store buffer (tern-bench pipeline, 1M routes: a load
+ * 0.159-0.161 s against 0.146, a withdrawal 0.177-0.183 against 0.163-0.164; 16 as 8). */
+#define LEVEL_AHEAD 8
 bool dp_fib_level(unsigned int budget)
 {
 	struct fib_lag *g = &fib_lag;
+	unsigned int i;
 	uint64_t t;
 
 	if (staging || g->done == g->n)
@@ -122,9 +135,13 @@ bool dp_fib_level(unsigned int budget)
 	if (!grace_over(false))
 		return true;	/* not yet: workers may still read the standby */
 	t = rte_rdtsc();
+	for (i = g->done; i < g->n && i < g->done + LEVEL_AHEAD; i++)
+		warm_line(g->lines[i]);
 	while (budget > 0 && g->done < g->n) {
 		uint32_t l = g->lines[g->done++];
 
+		if (g->done + LEVEL_AHEAD - 1 < g->n)
+			warm_line(g->lines[g->done + LEVEL_AHEAD - 1]);
 		copy_line(l);
 		g->bits[l / 64] &= ~(1ull << (l % 64));
 		budget = budget > FIB_LINE ? budget - FIB_LINE : 0;
