@@ -401,7 +401,9 @@ int netlink_start(unsigned int rcvbuf, unsigned int batch_interval_us,
 	}
 	want_rcvbuf = rcvbuf;
 	batch_interval_ns = (uint64_t)batch_interval_us * 1000;
-	batch_interval_max_ns = (uint64_t)RTE_MAX(batch_interval_us, batch_interval_max_us) * 1000;
+	/* 0 applies each read as it comes: no wait, however long the burst */
+	batch_interval_max_ns = batch_interval_us ?
+		(uint64_t)RTE_MAX(batch_interval_us, batch_interval_max_us) * 1000 : 0;
 	batch_spacing_ns = batch_interval_ns;
 	stats.batch_interval_us = batch_interval_us;
 	stats.batch_interval_max_us = batch_interval_max_ns / 1000;

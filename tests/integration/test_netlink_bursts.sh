@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # [netlink] batch_interval_max_us: while kernel changes keep coming, the waits between batches
 # double up to the maximum, so a long burst goes in as a few large batches; a quiet spell
-# brings the wait back to batch_interval_us.
+# brings the wait back to batch_interval_us; at 0 there is never a wait.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin netlink-bursts
 two_hosts $'[netlink]\nbatch_interval_us = 2000\nbatch_interval_max_us = 32000\n[metrics]\nlisten = 9102'
@@ -54,4 +54,12 @@ ip -n "$R" route del 198.19.100.1/32
 ip -n "$R" route del 198.19.100.2/32
 wait_for "the stream's withdrawal reaches the FIB" routes_are "$r0"
 check "the FIB equals the kernel's tables" consistent
+
+# with batch_interval_us at 0 each read goes in as it comes, however long the burst
+stop_ternd
+ip -n "$R" link del "${T_ID}h0"; ip -n "$R" link del "${T_ID}h1"	# the cables' stand-ins: the TAPs' names
+write_tap_config 2 $'[netlink]\nbatch_interval_us = 0\nbatch_interval_max_us = 32000'
+start_ternd "$R"
+out=$(tern_cli --json -c "show netlink")
+check "no wait at all: show netlink's largest is 0" [ "$(json_field 'j["batch_interval_max_us"]' <<<"$out")" = 0 ]
 tern_test_end
