@@ -239,7 +239,6 @@ int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
 	struct route_key key = { prefix & rib_mask(len), len };
 	struct route_rec rec = { .metric = a->metric, .table = a->table, .src = a->src,
 				 .kproto = a->kproto, .gen = rib_gen };
-	bool added;
 	int32_t pos;
 	int rc;
 
@@ -254,7 +253,7 @@ int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
 	if (pos >= 0 && route_rec_at(pos)->src == RIB_SRC_KERNEL && a->src == RIB_SRC_KERNEL)
 		return add_beside(&key, pos, &rec, mode);
 	if (pos < 0) {
-		pos = route_table_add(&key, &added);
+		pos = route_table_add(&key);
 		if (pos < 0) {
 			rib_nh_put(rec.nh);
 			return pos;

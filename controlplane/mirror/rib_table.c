@@ -15,6 +15,7 @@
  * here.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -87,17 +88,16 @@ int32_t route_table_find(const struct route_key *k)
 	return route_slots[i].used ? (int32_t)i : -ENOENT;
 }
 
-int32_t route_table_add(const struct route_key *k, bool *added)
+int32_t route_table_add(const struct route_key *k)
 {
 	uint32_t i = probe(k);
 
-	*added = !route_slots[i].used;
-	if (*added) {
-		if (count == max)
-			return -ENOSPC;
-		route_slots[i] = (struct route_slot){ .key = *k, .used = 1 };
-		count++;
-	}
+	if (route_slots[i].used)
+		return i;
+	if (count == max)
+		return -ENOSPC;
+	route_slots[i] = (struct route_slot){ .key = *k, .used = 1 };
+	count++;
 	return i;
 }
 

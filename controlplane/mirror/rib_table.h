@@ -7,7 +7,6 @@
 #ifndef TERN_RIB_TABLE_H
 #define TERN_RIB_TABLE_H
 
-#include <stdbool.h>
 #include <stdint.h>
 
 struct route_key {
@@ -38,9 +37,9 @@ int route_table_init(unsigned int max_routes);
 void route_table_fini(void);
 /* The position of k, or -ENOENT. */
 int32_t route_table_find(const struct route_key *k);
-/* The position of k, added (its record zeroed, *added true) if it was not there; -ENOSPC when
- * max_routes are there. */
-int32_t route_table_add(const struct route_key *k, bool *added);
+/* The position of k, added with its record zeroed if it was not there; -ENOSPC when max_routes
+ * are there. */
+int32_t route_table_add(const struct route_key *k);
 /* Removes k; the positions of other keys may change. 0 or -ENOENT. */
 int route_table_del(const struct route_key *k);
 /* The first used position at or after *iter (which moves past it), or -ENOENT at the end. */
