@@ -32,6 +32,12 @@ enum rib_nh_type {
 	RIB_NH_GROUP,		/* ECMP over gateway/connected members */
 };
 
+/* Whether a nexthop of this type is bound to one port (its spec's hop.port). */
+static inline bool rib_nh_on_port(enum rib_nh_type type)
+{
+	return type == RIB_NH_GATEWAY || type == RIB_NH_CONNECTED || type == RIB_NH_BROADCAST;
+}
+
 struct rib_hop {
 	uint16_t port;
 	uint32_t gw;		/* host order; 0: connected */

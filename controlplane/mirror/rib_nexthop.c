@@ -120,12 +120,6 @@ static int nh_publish(uint32_t id)
 	return dp_nh_set(id, &nh, NULL);
 }
 
-/* Whether a nexthop of this type is bound to a port (hop.port). */
-static bool on_port(enum rib_nh_type type)
-{
-	return type == RIB_NH_GATEWAY || type == RIB_NH_CONNECTED || type == RIB_NH_BROADCAST;
-}
-
 static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct rib_hop *h,
 		   uint32_t knh)
 {
@@ -133,7 +127,7 @@ static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct r
 		return false;
 	if (type == RIB_NH_GATEWAY)
 		return o->hop.port == h->port && o->hop.gw == h->gw;
-	if (on_port(type))
+	if (rib_nh_on_port(type))
 		return o->hop.port == h->port;
 	return true;
 }
@@ -153,7 +147,7 @@ static bool group_is(const struct nh_obj *o, const struct rib_nh_spec *s)
 
 static uint32_t hop_hash(enum rib_nh_type type, const struct rib_hop *h)
 {
-	if (!on_port(type))
+	if (!rib_nh_on_port(type))
 		return rte_jhash_1word(type, 0);
 	return rte_jhash_3words(type, h->port, type == RIB_NH_GATEWAY ? h->gw : 0, 0);
 }
@@ -259,7 +253,7 @@ static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint3
 		return rc;
 	nhs[*id].type = type;
 	nhs[*id].knh = knh;
-	if (on_port(type))
+	if (rib_nh_on_port(type))
 		nhs[*id].hop = *hop;
 	chain_insert(*id, hop_hash(type, hop));
 	rc = nh_publish(*id);
@@ -367,7 +361,7 @@ bool rib_nh_uses_port(uint32_t id, uint16_t port)
 	const struct nh_obj *o = &nhs[id];
 	unsigned int m;
 
-	if (on_port(o->type))
+	if (rib_nh_on_port(o->type))
 		return o->hop.port == port;
 	for (m = 0; m < o->nb_members; m++)
 		if (nhs[o->members[m]].hop.port == port)
@@ -460,8 +454,7 @@ int rib_nh_replace_object(uint32_t knh, const struct rib_nh_spec *s)
 		rib_nh_put(o->members[old_n]);	/* freed after the next FIB batch, as any */
 	free(o->members);
 	o->type = s->type;
-	o->hop = s->type == RIB_NH_GATEWAY || s->type == RIB_NH_CONNECTED ? s->hop :
-		 (struct rib_hop){ 0 };
+	o->hop = rib_nh_on_port(s->type) ? s->hop : (struct rib_hop){ 0 };
 	o->members = members;
 	o->nb_members = s->type == RIB_NH_GROUP ? s->nb_members : 0;
 	chain_insert(id, s->type == RIB_NH_GROUP ? group_hash(s) : hop_hash(s->type, &s->hop));

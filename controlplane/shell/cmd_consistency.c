@@ -115,7 +115,7 @@ static bool same_nh(const struct rib_nh_spec *a, const struct rib_nh_spec *b)
 
 	if (a->type != b->type)
 		return false;
-	if (a->type == RIB_NH_GATEWAY || a->type == RIB_NH_CONNECTED || a->type == RIB_NH_BROADCAST)
+	if (rib_nh_on_port(a->type))
 		return same_hop(&a->hop, &b->hop);
 	if (a->type != RIB_NH_GROUP)
 		return true;
