@@ -263,3 +263,14 @@ if_counter() { tern_cli --json -c "show interfaces $1" | json_field "j['interfac
 err_counter() { tern_cli --json -c "show errors" | json_field "j['$1']"; }
 fib_kind() { tern_cli --json -c "show ip fib $1" | json_field 'j["kind"]'; }
 consistent() { [ "$(tern_cli --json -c "show ip fib consistency" | json_field 'j["differences"]')" = 0 ]; }
+# A sample of the metrics endpoint ([metrics] listen = 9101) in the router's namespace, read
+# over HTTP: unlike an API request, a scrape applies nothing a netlink batch wait holds back.
+metric() {	# NAME{LABELS} -> its value
+	ip netns exec "$R" /usr/bin/python3 -c '
+import sys, urllib.request
+for l in urllib.request.urlopen("http://127.0.0.1:9101/metrics", timeout=3).read().decode().splitlines():
+    if l.startswith(sys.argv[1] + " "):
+        print(l.split()[-1])' "$1"
+}
+kernel_routes() { metric 'tern_routes{source="kernel"}'; }
+kernel_routes_are() { [ "$(kernel_routes)" = "$1" ]; }	# N

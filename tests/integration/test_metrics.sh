@@ -61,9 +61,6 @@ for l in lines[:-2]:
 print(len(types), "families,", len(seen), "samples")
 PY
 }
-metric() {	# NAME{LABELS} -> value
-	http "$R" http://127.0.0.1:9101/metrics | grep -F "$1 " | awk '{ print $NF }'
-}
 
 out=$(http "$R" http://127.0.0.1:9101/metrics)
 check "GET /metrics answers 200 with the OpenMetrics content type" \

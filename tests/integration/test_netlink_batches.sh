@@ -7,14 +7,6 @@
 tern_test_begin netlink-batches
 two_hosts $'[netlink]\nbatch_interval_us = 100000\n[metrics]\nlisten = 9101'
 
-metric() {	# NAME -> its value, read over HTTP: the metrics endpoint applies nothing queued
-	ip netns exec "$R" /usr/bin/python3 -c '
-import sys, urllib.request
-for l in urllib.request.urlopen("http://127.0.0.1:9101/metrics", timeout=3).read().decode().splitlines():
-    if l.startswith(sys.argv[1] + " "):
-        print(l.split()[-1])' "$1"
-}
-kernel_routes() { metric 'tern_routes{source="kernel"}'; }
 burst() {	# OP FIRST COUNT: one ip request a route, as fast as ip sends them
 	for i in $(seq "$2" $(($2 + $3 - 1))); do
 		echo "route $1 198.19.$((i / 256)).$((i % 256))/32 via 198.18.1.2"
@@ -24,8 +16,7 @@ burst() {	# OP FIRST COUNT: one ip request a route, as fast as ip sends them
 r0=$(kernel_routes) b0=$(metric tern_netlink_batches_total)
 t0=$(date +%s%N)
 burst add 0 400
-routes_are() { [ "$(kernel_routes)" = "$1" ]; }
-wait_for "the 400 routes reach the FIB with no request to ternd" routes_are $((r0 + 400))
+wait_for "the 400 routes reach the FIB with no request to ternd" kernel_routes_are $((r0 + 400))
 t1=$(date +%s%N)
 b1=$(metric tern_netlink_batches_total)
 ms=$(( (t1 - t0) / 1000000 ))

@@ -5,16 +5,8 @@
 # brings the wait back to batch_interval_us; at 0 there is never a wait.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin netlink-bursts
-two_hosts $'[netlink]\nbatch_interval_us = 2000\nbatch_interval_max_us = 32000\n[metrics]\nlisten = 9102'
+two_hosts $'[netlink]\nbatch_interval_us = 2000\nbatch_interval_max_us = 32000\n[metrics]\nlisten = 9101'
 
-metric() {	# NAME -> its value, read over HTTP: the metrics endpoint applies nothing queued
-	ip netns exec "$R" /usr/bin/python3 -c '
-import sys, urllib.request
-for l in urllib.request.urlopen("http://127.0.0.1:9102/metrics", timeout=3).read().decode().splitlines():
-    if l.startswith(sys.argv[1] + " "):
-        print(l.split()[-1])' "$1"
-}
-kernel_routes() { metric 'tern_routes{source="kernel"}'; }
 # 6000 /32 routes fed to one ip -batch 200 each millisecond or so: a stream that lasts far
 # longer than the first waits whatever the machine's speed, with more than 64 changes a wait
 paced() {	# OP
@@ -30,8 +22,7 @@ for c in range(30):
 r0=$(kernel_routes) b0=$(metric tern_netlink_batches_total)
 t0=$(date +%s%N)
 paced add
-routes_are() { [ "$(kernel_routes)" = "$1" ]; }
-wait_for "the 6000 routes reach the FIB" routes_are $((r0 + 6000))
+wait_for "the 6000 routes reach the FIB" kernel_routes_are $((r0 + 6000))
 t1=$(date +%s%N)
 b1=$(metric tern_netlink_batches_total)
 ms=$(( (t1 - t0) / 1000000 ))
@@ -43,16 +34,16 @@ check "show netlink gives the largest wait" [ "$(json_field 'j["batch_interval_m
 
 # a single change after the stream: its batch is small, so the next wait is the least again
 ip -n "$R" route add 198.19.100.1/32 via 198.18.1.2
-wait_for "the single route reaches the FIB" routes_are $((r0 + 6001))
+wait_for "the single route reaches the FIB" kernel_routes_are $((r0 + 6001))
 sleep 0.1
 ip -n "$R" route add 198.19.100.2/32 via 198.18.1.2
-wait_for "and the next" routes_are $((r0 + 6002))
+wait_for "and the next" kernel_routes_are $((r0 + 6002))
 check "the wait is back to 2000 us" [ "$(tern_cli --json -c "show netlink" | json_field 'j["batch_spacing_us"]')" = 2000 ]
 
 paced del
 ip -n "$R" route del 198.19.100.1/32
 ip -n "$R" route del 198.19.100.2/32
-wait_for "the stream's withdrawal reaches the FIB" routes_are "$r0"
+wait_for "the stream's withdrawal reaches the FIB" kernel_routes_are "$r0"
 check "the FIB equals the kernel's tables" consistent
 
 # with batch_interval_us at 0 each read goes in as it comes, however long the burst
