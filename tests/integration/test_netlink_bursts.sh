@@ -48,7 +48,7 @@ check "the FIB equals the kernel's tables" consistent
 
 # with batch_interval_us at 0 each read goes in as it comes, however long the burst
 stop_ternd
-ip -n "$R" link del "${T_ID}h0"; ip -n "$R" link del "${T_ID}h1"	# the cables' stand-ins: the TAPs' names
+ip -n "$R" link del "$W0"; ip -n "$R" link del "$W1"	# the cables' stand-ins: the TAPs' names
 write_tap_config 2 $'[netlink]\nbatch_interval_us = 0\nbatch_interval_max_us = 32000'
 start_ternd "$R"
 out=$(tern_cli --json -c "show netlink")
