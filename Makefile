@@ -28,12 +28,18 @@ LDFLAGS := $(EXTRA_LDFLAGS)
 LDLIBS  := $(PKG_LIBS) -lrte_net_bond -lm -lpthread
 
 API_SRC   := $(wildcard api/*.c)
-# dataplane/workarounds/interpose_*.c define libc functions (close, mmap, munmap) for DPDK
-# 22.11's memif PMD: only the programs and tests that need them link them.
+# dataplane/workarounds/interpose_*.c define libc functions (close, mmap, munmap) and EAL's
+# interrupt registrations for DPDK 22.11's memif PMD: only the programs and tests that need
+# them link them. EAL's names are taken in ternd alone, whose EAL is a shared library, and its
+# link exports them so that the PMD, a plugin EAL loads, binds to them.
 INTERPOSE_CLOSE := dataplane/workarounds/interpose_close.c
 INTERPOSE_MMAP  := dataplane/workarounds/interpose_mmap.c
-DP_SRC    := $(wildcard dataplane/*.c) \
-	$(filter-out $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP),$(wildcard dataplane/workarounds/*.c))
+INTERPOSE_INTR  := dataplane/workarounds/interpose_intr.c
+INTERPOSE_RECVMSG := dataplane/workarounds/interpose_recvmsg.c
+INTERPOSE_INTR_EXPORT := $(foreach f,register unregister unregister_pending,\
+	-Wl,--export-dynamic-symbol=rte_intr_callback_$(f))
+DP_SRC    := $(wildcard dataplane/*.c) $(filter-out $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) \
+	$(INTERPOSE_INTR) $(INTERPOSE_RECVMSG),$(wildcard dataplane/workarounds/*.c))
 HARNESS_SRC := $(wildcard dataplane/harness/*.c)
 KNI_SRC   := $(wildcard kni/*.c)
 CP_SRC    := $(filter-out controlplane/ternd/main.c,$(wildcard controlplane/*/*.c))
@@ -43,12 +49,16 @@ BENCH_SRC := $(filter-out bench/main.c,$(wildcard bench/*.c))
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
 TERND_OBJ := $(call obj,controlplane/ternd/main.c $(CP_SRC) $(DP_SRC) $(KNI_SRC) $(API_SRC) \
-	$(INTERPOSE_CLOSE) $(INTERPOSE_MMAP))
+	$(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) $(INTERPOSE_RECVMSG))
 TERN_OBJ  := $(call obj,cli/main.c $(CLI_SRC) $(API_SRC))
-BENCH_OBJ := $(call obj,bench/main.c $(BENCH_SRC) $(DP_SRC) $(HARNESS_SRC) $(API_SRC) $(INTERPOSE_CLOSE))
+BENCH_OBJ := $(call obj,bench/main.c $(BENCH_SRC) $(DP_SRC) $(HARNESS_SRC) $(API_SRC) $(INTERPOSE_CLOSE) \
+	$(INTERPOSE_MMAP))
 LIB_OBJ   := $(call obj,$(CP_SRC) $(DP_SRC) $(HARNESS_SRC) $(KNI_SRC) $(API_SRC) $(CLI_SRC) $(BENCH_SRC))
-# The unit tests of the guards, and only they, carry the interposers.
-INTERPOSE_TESTS := test_memseg_fd_guard:$(INTERPOSE_CLOSE) test_memif_peer_guard:$(INTERPOSE_MMAP)
+# The unit tests of the guards, and the fuzz target of the memif PMD as ternd runs it, and only
+# they, carry the interposers.
+INTERPOSE_TESTS := test_memseg_fd_guard:$(INTERPOSE_CLOSE) test_memif_peer_guard:$(INTERPOSE_MMAP) \
+	test_memif_channel_guard:$(INTERPOSE_CLOSE) test_memif_channel_guard:$(INTERPOSE_RECVMSG) \
+	$(foreach f,$(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) $(INTERPOSE_RECVMSG) $(INTERPOSE_INTR),fuzz_memif:$(f))
 interposers = $(call obj,$(patsubst $(1):%,%,$(filter $(1):%,$(INTERPOSE_TESTS))))
 
 FUZZ_SRC  := $(wildcard tests/fuzz/fuzz_*.c)
@@ -101,17 +111,21 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/ternd: $(TERND_OBJ)
+$(BUILD)/ternd: $(TERND_OBJ) $(call obj,$(INTERPOSE_INTR))
 	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
+	@$(CC) $(LDFLAGS) $(INTERPOSE_INTR_EXPORT) $^ -o $@ $(LDLIBS)
 $(BUILD)/ternd-static: $(TERND_OBJ) $(MEMIF_GUARDED)
 	@echo "  LD      $@ (DPDK static)"
 	@$(CC) $(LDFLAGS) $(TERND_OBJ) -o $@ $(TERND_STATIC_LIBS)
-$(MEMIF_GUARDED): $(DPDK_LIBDIR)/librte_net_memif.a
+$(MEMIF_GUARDED): $(DPDK_LIBDIR)/librte_net_memif.a Makefile
 	@mkdir -p $(dir $@)
-	@objcopy --redefine-sym munmap=memif_pmd_munmap --redefine-sym mmap64=memif_pmd_mmap $< $@
+	@objcopy --redefine-sym munmap=memif_pmd_munmap --redefine-sym mmap64=memif_pmd_mmap \
+		$(foreach f,register unregister unregister_pending,\
+		--redefine-sym rte_intr_callback_$(f)=memif_pmd_intr_callback_$(f)) $< $@
 	@! nm $@ | grep -qE ' U (mmap|munmap)$$' || \
 		{ echo "$<: the memif PMD maps memory by a call the guard does not rename"; rm -f $@; exit 1; }
+	@! nm $@ | grep -qE ' U rte_intr_callback_' || \
+		{ echo "$<: the memif PMD registers interrupts by a call the guard does not rename"; rm -f $@; exit 1; }
 $(BUILD)/tern: $(TERN_OBJ)
 	@echo "  LD      $@"
 	@$(CC) $(LDFLAGS) $^ -o $@ $(LDLIBS)
@@ -126,10 +140,11 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $$(call interposers,$$*)
 	@echo "  TEST    $@"
 	@$(CC) $(CFLAGS) $< $(LIB_OBJ) $(call interposers,$*) -o $@ $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
 
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJ)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJ) $$(call interposers,$$*)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
-	@$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJ) -o $@ $(LDFLAGS) $(LDLIBS)
+	@$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJ) $(call interposers,$*) -o $@ $(LDFLAGS) \
+		$(if $(filter %interpose_intr.o,$(call interposers,$*)),$(INTERPOSE_INTR_EXPORT)) $(LDLIBS)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
@@ -234,7 +249,8 @@ format:
 # cppcheck and clang-tidy's bugprone checks over every source; a finding fails. A false
 # positive is silenced on its line (cppcheck-suppress, NOLINT) with the reason beside it.
 LINT_SRC := $(sort controlplane/ternd/main.c cli/main.c bench/main.c $(CP_SRC) $(DP_SRC) \
-	$(HARNESS_SRC) $(KNI_SRC) $(API_SRC) $(CLI_SRC) $(BENCH_SRC) $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP))
+	$(HARNESS_SRC) $(KNI_SRC) $(API_SRC) $(CLI_SRC) $(BENCH_SRC) $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) \
+	$(INTERPOSE_INTR) $(INTERPOSE_RECVMSG))
 TIDY_CHECKS := -*,bugprone-*,-bugprone-easily-swappable-parameters,-bugprone-narrowing-conversions
 TIDY_CHECKS := $(TIDY_CHECKS),-bugprone-reserved-identifier,-bugprone-macro-parentheses
 TIDY_CHECKS := $(TIDY_CHECKS),-bugprone-assignment-in-if-condition

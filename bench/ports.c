@@ -14,6 +14,7 @@
 
 #include "bench/ports.h"
 #include "dataplane/workarounds/eal_exit.h"
+#include "dataplane/workarounds/memif_peer_guard.h"
 #include "dataplane/workarounds/memseg_fd_guard.h"
 
 #define MAX_ARGS 64
@@ -50,6 +51,9 @@ int bench_eal_start(const char *eal, const char *const *ports, unsigned int nb_p
 		eal_exit_note_port(ports[i]);
 	}
 	argv[argc] = NULL;
+	/* tern-bench links ternd's memif guard for its munmap (gen --reconnect); a generator
+	 * trusts its peers' memory, such as a zero-copy client's hugepage files */
+	memif_peer_guard_accept_unsealed(true);
 	if (rte_eal_init(argc, argv) < 0) {
 		fprintf(stderr, "tern-bench: EAL initialisation failed: %s\n", rte_strerror(rte_errno));
 		return -EINVAL;

@@ -7,7 +7,7 @@ bin=$1 secs=${2:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 passed=0 failed=0
 work=$(mktemp -d /tmp/tern-fuzz-XXXXXX)
-trap 'rm -rf "$work" /var/run/dpdk/tern-fuzz-* /tmp/tern-fuzz-config-* /tmp/tern-fuzz-api-*' EXIT
+trap 'rm -rf "$work" /var/run/dpdk/tern-fuzz-* /tmp/tern-fuzz-config-* /tmp/tern-fuzz-api-* /tmp/tern-fuzz-memif-*' EXIT
 for f in "$bin"/fuzz/fuzz_*; do
 	name=$(basename "$f")
 	mkdir -p "$work/$name"

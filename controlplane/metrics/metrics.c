@@ -16,6 +16,7 @@
 #include "dataplane/node_sink.h"
 #include "dataplane/punt.h"
 #include "dataplane/stages.h"
+#include "dataplane/workarounds/memif_channel_guard.h"
 #include "dataplane/workarounds/memif_peer_guard.h"
 
 static time_t started_at;
@@ -176,6 +177,20 @@ static void tables(struct outbuf *ob)
 		  memif_peer_regions_refused(MEMIF_REGION_SHORT));
 	ob_printf(ob, "tern_memif_regions_refused_total{reason=\"unsealed\"} %lu\n",
 		  memif_peer_regions_refused(MEMIF_REGION_UNSEALED));
+	family(ob, "tern_memif_peer_connections", "counter",
+	       "memif peers' control connections: accepted, closed, closed during the handshake while still watched (the peer hung up), refused for what their peer announced");
+	ob_printf(ob, "tern_memif_peer_connections_total{event=\"accepted\"} %lu\n",
+		  memif_channel_count(MEMIF_CHANNEL_OPENED));
+	ob_printf(ob, "tern_memif_peer_connections_total{event=\"closed\"} %lu\n",
+		  memif_channel_count(MEMIF_CHANNEL_CLOSED));
+	ob_printf(ob, "tern_memif_peer_connections_total{event=\"abandoned\"} %lu\n",
+		  memif_channel_count(MEMIF_CHANNEL_ABANDONED));
+	ob_printf(ob, "tern_memif_peer_connections_total{event=\"refused\"} %lu\n",
+		  memif_channel_count(MEMIF_CHANNEL_REFUSED));
+	family(ob, "tern_memif_peer_files_reclaimed", "counter",
+	       "Files memif peers handed over (regions, rings' eventfds) that DPDK's memif driver left open when the connection ended, closed by ternd");
+	ob_printf(ob, "tern_memif_peer_files_reclaimed_total %lu\n",
+		  memif_channel_count(MEMIF_CHANNEL_FILES_RECLAIMED));
 }
 
 void metrics_render(struct outbuf *ob)

@@ -40,6 +40,7 @@
 #include "dataplane/rcu.h"
 #include "dataplane/trace.h"
 #include "dataplane/workarounds/eal_exit.h"
+#include "dataplane/workarounds/memif_channel_guard.h"
 #include "dataplane/workarounds/memif_peer_guard.h"
 #include "kni/exception.h"
 
@@ -140,6 +141,12 @@ static void log_memif_refusal(enum memif_region_refusal why, size_t len)
 				     len);
 }
 
+static void log_memif_msg_refusal(enum memif_msg_refusal why)
+{
+	TERN_LOG_RATELIMITED(main, ERR, "a memif peer announced %s; connection refused",
+			     memif_channel_refusal_str(why));
+}
+
 /* A port, a bond's member (the bond drives it) or a bond (made on its members, added before). */
 static int port_add(const struct tern_port_config *pc, struct dp_port_params *prm, char *err,
 		    size_t errlen)
@@ -193,6 +200,7 @@ static int dataplane_start(char *err, size_t errlen)
 	rib_set_tables(cfg.tables, cfg.nb_tables);	/* checked by the configuration's parser */
 	memif_peer_guard_accept_unsealed(cfg.memif_accept_unsealed);
 	memif_peer_guard_on_refusal(log_memif_refusal);
+	memif_channel_guard_on_refusal(log_memif_msg_refusal);
 	if (cfg.memif_accept_unsealed)
 		TERN_LOG(main, NOTICE, "[memif] peer_memory = any: memif peers' regions are mapped from files that may shrink; trust them not to");
 	dp_pools_create(cfg.mbufs, cfg.mbuf_cache, max_mtu());
@@ -290,6 +298,7 @@ static void tick(void)
 {
 	kni_sync();
 	dp_bond_sync();
+	memif_channel_guard_sweep();
 	dp_rcu_reclaim();
 	cmd_trace_tick();
 	rates_tick();

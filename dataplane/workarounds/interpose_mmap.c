@@ -8,32 +8,23 @@
  * straight on. ternd-static reaches the guard by renamed symbols instead (Makefile,
  * MEMIF_GUARDED).
  */
-#include <dlfcn.h>
 #include <stdbool.h>
-#include <string.h>
 #include <sys/types.h>
 
 #include "dataplane/rcu.h"
+#include "dataplane/workarounds/memif_pmd_caller.h"
 #include "dataplane/workarounds/memif_peer_guard.h"
-
-static bool called_from_memif_pmd(const void *caller)
-{
-	Dl_info info;
-
-	return dladdr(caller, &info) != 0 && info.dli_fname != NULL &&
-	       strstr(info.dli_fname, "librte_net_memif") != NULL;
-}
 
 int munmap(void *addr, size_t len)
 {
-	if (dp_rcu != NULL && called_from_memif_pmd(__builtin_return_address(0)))
+	if (dp_rcu != NULL && memif_pmd_is_caller(__builtin_return_address(0)))
 		return memif_pmd_munmap(addr, len);
 	return memif_peer_guard_libc_munmap(addr, len);
 }
 
 void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
-	if (called_from_memif_pmd(__builtin_return_address(0)))
+	if (memif_pmd_is_caller(__builtin_return_address(0)))
 		return memif_pmd_mmap(addr, len, prot, flags, fd, off);
 	return memif_peer_guard_libc_mmap(addr, len, prot, flags, fd, off);
 }
