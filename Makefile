@@ -180,6 +180,8 @@ bench: check-deps static-bench
 	@bench/nexthop_replace.sh build/native
 	@bench/mirror_scale.sh build/native
 	@bench/neigh_scale.sh build/native
+	@ROUTES=1000 bench/restart_gap.sh build/native
+	@ROUTES=1000000 bench/restart_gap.sh build/native
 	@bench/rfc2544_compare.sh build/native
 	@bench/flood.sh build/native
 	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/churn.sh build/native

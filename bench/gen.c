@@ -2,6 +2,7 @@
 /* The generator's loop: rate-paced bursts out, stamps read back for loss, order and latency. */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -10,6 +11,7 @@
 #include <rte_udp.h>
 
 #include "bench/gen.h"
+#include "dataplane/rcu.h"
 #include "bench/rxq_backoff.h"
 
 #define GEN_BURST 32
@@ -61,6 +63,14 @@ unsigned int gen_build_frame(const struct gen_params *p, const struct rte_ether_
 	return len;
 }
 
+/* A port's link as --reconnect follows it. */
+struct gen_port_watch {
+	bool started;		/* the last start succeeded (a memif client connected) */
+	bool up_seen;		/* the link was up at the last look */
+	bool dropped;		/* the link went down since it was last up */
+	uint64_t since;		/* when the above last changed */
+};
+
 struct gen_state {
 	const struct gen_params *p;
 	struct rte_mempool *mp;
@@ -78,6 +88,10 @@ struct gen_state {
 	uint64_t phase2_tsc;		/* when the second phase began; 0: none */
 	uint64_t last_gap_tsc;		/* sent time of the frame after the last loss in phase 2 */
 	uint64_t tx, rx, foreign, reordered;
+	uint64_t last_rx_tsc, gap_tsc, gap_end_tsc;	/* the longest time without a frame of ours */
+	uint64_t next_link_tsc, down_tsc, link_down_tsc, link_up_tsc;
+	struct gen_port_watch watch[2];	/* tx, rx */
+	unsigned int restarts;
 	struct rxq_backoff rxq[GEN_MAX_RXQ];	/* queues 1..: when each is polled next */
 	double ns_per_tsc;
 	struct histogram *lat;
@@ -192,9 +206,87 @@ static uint16_t gen_receive_queue(struct gen_state *g, uint16_t q, bool count)
 			g->next_expected = st->seq + 1;
 		}
 		hist_add(g->lat, (uint64_t)((now - st->tsc) * g->ns_per_tsc));
+		if (g->last_rx_tsc && now - g->last_rx_tsc > g->gap_tsc) {
+			g->gap_tsc = now - g->last_rx_tsc;
+			g->gap_end_tsc = now;
+		}
+		g->last_rx_tsc = now;
 	}
 	rte_pktmbuf_free_bulk(m, n);
 	return n;
+}
+
+/*
+ * With --reconnect, the links are looked at every millisecond. DPDK's memif client connects
+ * only when its port starts, and its handshake then runs in EAL's interrupt thread, which a
+ * stop from here must not cut into: a port whose start failed (no router listening) is
+ * started again every 20 ms; one whose link went down is stopped 20 ms later, once its
+ * disconnect is over, and started again; one started whose link has not come up in 1 s is
+ * stopped. The last outage is noted.
+ *
+ * A router that goes away makes DPDK 22.11's memif PMD unmap the rings in its interrupt
+ * thread while this thread may be reading them (the fault ternd's memif_peer_guard.c keeps
+ * from its workers): tern-bench takes the same guard, this thread a reader of dp_rcu that
+ * reports between loops, offline while it stops and starts ports itself.
+ */
+static int gen_reader_online(void)
+{
+	if (dp_rcu == NULL && dp_rcu_init(1) < 0)
+		return -ENOMEM;
+	rte_rcu_qsbr_thread_register(dp_rcu, 0);
+	rte_rcu_qsbr_thread_online(dp_rcu, 0);
+	return 0;
+}
+static void gen_port_restart(struct gen_state *g, struct gen_port_watch *w, uint16_t port,
+			     uint64_t now)
+{
+	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
+	if (w->started)
+		rte_eth_dev_stop(port);
+	w->started = rte_eth_dev_start(port) == 0;
+	rte_rcu_qsbr_thread_online(dp_rcu, 0);
+	w->up_seen = false;
+	w->since = now;
+	g->restarts++;
+}
+
+static void gen_links_watch(struct gen_state *g, uint64_t now)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	uint16_t ports[2] = { g->p->tx_port, g->p->rx_port };
+	unsigned int i, n = ports[0] == ports[1] ? 1 : 2;
+	struct rte_eth_link link;
+	bool down = false;
+
+	if (now < g->next_link_tsc)
+		return;
+	g->next_link_tsc = now + hz / 1000;
+	for (i = 0; i < n; i++) {
+		struct gen_port_watch *w = &g->watch[i];
+
+		if (rte_eth_link_get_nowait(ports[i], &link) == 0 && link.link_status) {
+			w->up_seen = true;
+			w->since = now;
+			continue;
+		}
+		down = true;
+		if (w->up_seen) {	/* just went down: its disconnect first */
+			w->up_seen = false;
+			w->dropped = true;
+			w->since = now;
+		} else if (!w->started ? now - w->since >= hz / 50 :
+			   w->dropped ? now - w->since >= hz / 50 : now - w->since >= hz) {
+			gen_port_restart(g, w, ports[i], now);
+			w->dropped = false;
+		}
+	}
+	if (down && !g->down_tsc)
+		g->down_tsc = now;
+	if (!down && g->down_tsc) {
+		g->link_down_tsc = g->down_tsc;
+		g->link_up_tsc = now;
+		g->down_tsc = 0;
+	}
 }
 
 /*
@@ -267,6 +359,10 @@ static uint64_t gen_phase_n(struct gen_state *const *gs, unsigned int ng, double
 					g->tx += s - (g->flood_tx - flood_before);
 			}
 			gen_receive(g, count);
+			if (g->p->reconnect) {
+				rte_rcu_qsbr_quiescent(dp_rcu, 0);
+				gen_links_watch(g, now);
+			}
 		}
 		if (max_frames && done == ng)
 			break;
@@ -294,6 +390,26 @@ static int gen_begin(struct gen_state *g, const struct gen_params *p, struct rte
 	return 0;
 }
 
+static double wall_clock_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void gen_gap_result(const struct gen_state *g, uint64_t t0, struct gen_gap *gap)
+{
+	double hz = rte_get_tsc_hz();
+
+	gap->longest_s = g->gap_tsc / hz;
+	gap->to_s = g->gap_end_tsc ? (g->gap_end_tsc - t0) / hz : -1;
+	gap->from_s = g->gap_end_tsc ? gap->to_s - gap->longest_s : -1;
+	gap->link_down_s = g->link_down_tsc ? ((double)g->link_down_tsc - t0) / hz : -1;
+	gap->link_up_s = g->link_up_tsc ? ((double)g->link_up_tsc - t0) / hz : -1;
+	gap->port_restarts = g->restarts;
+}
+
 int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_result *r)
 {
 	static struct gen_state g;
@@ -304,15 +420,22 @@ int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_resul
 	hist_init(&r->latency_ns);
 	if ((rc = gen_begin(&g, p, mp, &r->latency_ns)) < 0)
 		return rc;
+	if (p->reconnect && (rc = gen_reader_online()) < 0)
+		return rc;
+	g.watch[0].started = g.watch[1].started = true;	/* bench_ports_start started them */
 	if (p->warmup_s > 0)
 		gen_phase(&g, p->warmup_s, 1000, false);
 	gen_phase(&g, 0.05, -1, false);		/* drain what the warm-up left in flight */
 	g.next_expected = g.seq;
 	g.tx = g.rx = g.foreign = g.reordered = g.flood_tx = 0;
 	t0 = rte_rdtsc();
+	r->gap.start_unix = wall_clock_s();
 	gen_phase(&g, p->duration_s, p->rate_pps, true);
 	t1 = rte_rdtsc();
+	gen_gap_result(&g, t0, &r->gap);
 	gen_phase(&g, 0.1, -1, true);		/* late frames still count */
+	if (p->reconnect)
+		rte_rcu_qsbr_thread_offline(dp_rcu, 0);	/* the ports stop next, from this thread */
 	r->tx = g.tx;
 	r->flood_tx = g.flood_tx;
 	r->rx = g.rx;

@@ -31,6 +31,17 @@ struct gen_params {
 	double warmup_s;	/* learning frames at a low rate before the trial */
 	uint32_t flood_ip;	/* host order; with flood_share, that share of the frames goes there */
 	unsigned int flood_share;	/* percent, 0..99: frames to flood_ip, never counted as ours */
+	bool reconnect;		/* a port whose link is down is stopped and started again (a
+				 * memif client then connects anew to a router that restarted) */
+};
+
+/* The longest time without a frame received during a trial, and the last time a link was
+ * down: seconds from the trial's start (start_unix, the wall clock then). */
+struct gen_gap {
+	double start_unix;
+	double longest_s, from_s, to_s;	/* from the frame before the gap to the one after */
+	double link_down_s, link_up_s;	/* the last outage, < 0: none */
+	unsigned int port_restarts;
 };
 
 struct gen_result {
@@ -43,6 +54,7 @@ struct gen_result {
 	double tx_pps;
 	double rx_pps;
 	struct histogram latency_ns;
+	struct gen_gap gap;
 };
 
 /* Stamp carried in each frame's UDP payload. */

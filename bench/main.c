@@ -52,6 +52,9 @@ static void usage(FILE *f)
 		"  --queues N        rx queues per port, all polled (1; a router may send on several)\n"
 		"  --flood-ip A.B.C.D --flood-share PCT  send that share of the frames there instead\n"
 		"                    (the router's own address: a flood beside the measured traffic)\n"
+		"  --reconnect       stop and start a port whose link is down, every 20 ms (a memif client\n"
+		"                    finds a router that restarted); the longest time without a frame\n"
+		"                    received is reported either way\n"
 		"  --json            one JSON object instead of text\n");
 }
 
@@ -67,7 +70,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "json", no_argument, NULL, 'j' }, { "link-wait", required_argument, NULL, 'L' },
 		{ "queues", required_argument, NULL, 'Q' }, { "flood-ip", required_argument, NULL, 'F' },
 		{ "flood-share", required_argument, NULL, 'S' }, { "vlan", required_argument, NULL, 'V' },
-		{ "help", no_argument, NULL, 'h' }, { 0 },
+		{ "reconnect", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	bool have_mac = false;
 	unsigned long n;
@@ -154,6 +157,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->gen.flood_share = n;
 			break;
 		case 'j': o->json = true; break;
+		case 'C': o->gen.reconnect = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -EINVAL;
 		}
@@ -191,11 +195,15 @@ static void report(const struct options *o, const struct gen_result *r)
 		       "\"tx_packets\": %lu, \"rx_packets\": %lu, \"tx_pps\": %.0f, \"rx_pps\": %.0f, "
 		       "\"loss_percent\": %.6f, \"reordered\": %lu, \"foreign\": %lu, "
 		       "\"flood_packets\": %lu, \"flood_pps\": %.0f, "
-		       "\"latency_ns\": {\"min\": %lu, \"avg\": %.0f, \"p50\": %lu, \"p99\": %lu, \"max\": %lu}}\n",
+		       "\"latency_ns\": {\"min\": %lu, \"avg\": %.0f, \"p50\": %lu, \"p99\": %lu, \"max\": %lu}, "
+		       "\"gap\": {\"start_unix\": %.6f, \"longest_s\": %.6f, \"from_s\": %.6f, \"to_s\": %.6f, "
+		       "\"link_down_s\": %.6f, \"link_up_s\": %.6f, \"port_restarts\": %u}}\n",
 		       o->gen.frame_size, o->gen.flows, rate, r->elapsed_s, r->tx, r->rx, r->tx_pps,
 		       r->rx_pps, loss, r->reordered, r->foreign, r->flood_tx,
 		       r->flood_tx / r->elapsed_s, h->count ? h->min : 0, avg,
-		       hist_quantile(h, 0.5), hist_quantile(h, 0.99), h->max);
+		       hist_quantile(h, 0.5), hist_quantile(h, 0.99), h->max, r->gap.start_unix,
+		       r->gap.longest_s, r->gap.from_s, r->gap.to_s, r->gap.link_down_s,
+		       r->gap.link_up_s, r->gap.port_restarts);
 		return;
 	}
 	printf("tern-bench gen: %u-byte frames, %u flow(s), rate %s, %.1f s\n", o->gen.frame_size,
@@ -210,6 +218,12 @@ static void report(const struct options *o, const struct gen_result *r)
 		printf("  latency  min %.1f  avg %.1f  p50 %.1f  p99 %.1f  max %.1f us\n",
 		       h->min / 1e3, avg / 1e3, hist_quantile(h, 0.5) / 1e3,
 		       hist_quantile(h, 0.99) / 1e3, h->max / 1e3);
+	if (r->gap.to_s >= 0)
+		printf("  longest time without a frame %.3f s (%.3f to %.3f s into the trial)\n",
+		       r->gap.longest_s, r->gap.from_s, r->gap.to_s);
+	if (r->gap.link_down_s >= 0)
+		printf("  link down %.3f to %.3f s into the trial; %u port restarts\n",
+		       r->gap.link_down_s, r->gap.link_up_s, r->gap.port_restarts);
 }
 
 int main(int argc, char **argv)

@@ -13,12 +13,8 @@ ROUTES=${ROUTES:-1000000}
 CHANGES=${CHANGES:-200}
 . "$ROOT/bench/lib.sh"
 bench_begin scale
-# hugepages in DPDK's dynamic mode (no --socket-mem): the FIB, RIB and pools of a 2M-route
-# table fault in 2 MiB pages as they are made; on 4 KiB pages (--no-huge) that alone takes ~2 s
-hugepages_reserve 2048
-mem="--no-huge -m 3072"
-[ "$MEM_ARGS" != "--no-huge -m 1024" ] && mem=""
-ternd_conf "$mem" "dp0:0 dp1:0" 2097152 <<EOC
+hugepages_for_table
+ternd_conf "$TABLE_MEM" "dp0:0 dp1:0" 2097152 <<EOC
 [port dp0]
 dev = net_null0
 [port dp1]
