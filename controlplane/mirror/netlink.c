@@ -158,36 +158,53 @@ static int parse_ahead(const struct nlmsghdr *nlh, void *data)
 
 static void on_events(struct ev_handler *h, uint32_t events);
 
-static int subscribe(char *err, size_t errlen)
+int netlink_events_open(unsigned int rcvbuf, struct mnl_socket **s)
 {
 	/* RTNLGRP_NEXTHOP is group 32, the last a bind's mask reaches */
 	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH |
 			      1u << (RTNLGRP_NEXTHOP - 1);
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
-	int fd, v = want_rcvbuf;
-	socklen_t len = sizeof(v);
+	int fd, v = rcvbuf, rc;
 
-	ev_sock = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	if (ev_sock == NULL || mnl_socket_bind(ev_sock, groups, MNL_SOCKET_AUTOPID) < 0) {
-		snprintf(err, errlen, "cannot subscribe to rtnetlink: %s", strerror(errno));
-		return -errno;
-	}
-	fd = mnl_socket_get_fd(ev_sock);
+	*s = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	if (*s == NULL || mnl_socket_bind(*s, groups, MNL_SOCKET_AUTOPID) < 0)
+		goto fail;
+	fd = mnl_socket_get_fd(*s);
 	/* Connected to the kernel, the socket takes unicasts from the kernel alone: the kernel
 	 * refuses another process's (ECONNREFUSED to it), so a message needs no sender's address
 	 * checked here. Multicasts to rtnetlink's groups need CAP_NET_ADMIN, which could change
 	 * the kernel's tables as well. */
-	if (connect(fd, (const struct sockaddr *)&kernel, sizeof(kernel)) < 0) {
-		snprintf(err, errlen, "cannot subscribe to rtnetlink: %s", strerror(errno));
-		return -errno;
-	}
+	if (connect(fd, (const struct sockaddr *)&kernel, sizeof(kernel)) < 0)
+		goto fail;
 	/* FORCE lifts the rmem_max cap (we are root); plain SO_RCVBUF otherwise */
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v)) < 0)
 		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, sizeof(v));
-	getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &v, &len);
-	stats.rcvbuf = v;
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-	ev.fd = fd;
+	return 0;
+fail:
+	rc = -errno;
+	if (*s != NULL)
+		mnl_socket_close(*s);
+	*s = NULL;
+	return rc;
+}
+
+/* The subscription netlink_prefetch_start made, or a new one. */
+static int subscribe(char *err, size_t errlen)
+{
+	int v, rc = 0;
+	socklen_t len = sizeof(v);
+
+	ev_sock = netlink_prefetch_events();
+	if (ev_sock == NULL)
+		rc = netlink_events_open(want_rcvbuf, &ev_sock);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot subscribe to rtnetlink: %s", strerror(-rc));
+		return rc;
+	}
+	getsockopt(mnl_socket_get_fd(ev_sock), SOL_SOCKET, SO_RCVBUF, &v, &len);
+	stats.rcvbuf = v;
+	ev.fd = mnl_socket_get_fd(ev_sock);
 	ev.cb = on_events;
 	return ev_add(&ev, EPOLLIN);
 }
@@ -224,8 +241,10 @@ static int dump_tables(unsigned int helper_lcore)
 	rc = netlink_dump(RTM_GETNEXTHOP, AF_UNSPEC, apply_one, NULL);
 	if (rc < 0 && rc != -EOPNOTSUPP && rc != -EINVAL)
 		return rc;
-	if ((rc = netlink_dump_ahead(RTM_GETROUTE, AF_INET, apply_one, NULL, helper_lcore)) < 0 ||
-	    (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0)
+	/* at start, the route dump ternd asked for before EAL (netlink_prefetch.c) */
+	rc = netlink_prefetch_started() ? netlink_prefetch_apply(apply_one, NULL) :
+		netlink_dump_ahead(RTM_GETROUTE, AF_INET, apply_one, NULL, helper_lcore);
+	if (rc < 0 || (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0)
 		return rc;
 	return 0;
 }

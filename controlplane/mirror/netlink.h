@@ -9,8 +9,12 @@
 #ifndef TERN_NETLINK_H
 #define TERN_NETLINK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+struct mnl_socket;
+struct nlmsghdr;
 
 #include "controlplane/mirror/netlink_parse.h"
 #include "controlplane/mirror/rib.h"
@@ -51,6 +55,24 @@ void netlink_drain(void);
 /* The same, if a batch is waiting for the interval: before an API request is answered. */
 void netlink_catch_up(void);
 int netlink_resync(void);
+/* A socket with a dump request sent on it; *seq and *portid to check the answers by; NULL
+ * and *rc (netlink_dump.c). */
+struct mnl_socket *netlink_dump_request(uint16_t type, uint8_t family, unsigned int *seq,
+					unsigned int *portid, int *rc);
+/* Whether a dump's received bytes hold its end (NLMSG_DONE, or an error). */
+bool netlink_dump_ends(const char *data, int len);
+/* A socket subscribed to the kernel's link, address, route, neighbour and nexthop changes,
+ * with a receive buffer of rcvbuf bytes (netlink.c). */
+int netlink_events_open(unsigned int rcvbuf, struct mnl_socket **s);
+/* Subscribes and asks for the IPv4 route dump at once, a thread receiving it while ternd
+ * starts; netlink_start then applies it (netlink_prefetch.c). */
+int netlink_prefetch_start(unsigned int rcvbuf);
+bool netlink_prefetch_started(void);
+/* The subscription made by netlink_prefetch_start, handed over once; NULL without one. */
+struct mnl_socket *netlink_prefetch_events(void);
+/* Applies the prefetched dump with cb, in order, waiting for what has not come yet; -ENOENT
+ * without one. */
+int netlink_prefetch_apply(int (*cb)(const struct nlmsghdr *, void *), void *data);
 /* Dumps one kernel table on its own socket, calling cb for each message (netlink_dump.c). */
 int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr *, void *),
 		 void *data);

@@ -31,8 +31,7 @@
 #define AHEAD_BUF (64u << 10)	/* a dump's messages come at most 32 KiB at a time */
 #define AHEAD_BUFS 32		/* a power of two: the rings hold one fewer */
 
-/* A socket with the dump request sent on it; *seq and *portid to check the answers by. */
-static struct mnl_socket *dump_request(uint16_t type, uint8_t family, unsigned int *seq,
+struct mnl_socket *netlink_dump_request(uint16_t type, uint8_t family, unsigned int *seq,
 				       unsigned int *portid, int *rc)
 {
 	struct mnl_socket *s = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
@@ -71,7 +70,7 @@ int netlink_dump(uint16_t type, uint8_t family, int (*cb)(const struct nlmsghdr 
 	char *buf;
 	int rc, n;
 
-	s = dump_request(type, family, &seq, &portid, &rc);
+	s = netlink_dump_request(type, family, &seq, &portid, &rc);
 	if (s == NULL)
 		return rc;
 	buf = malloc(DUMP_BUF);
@@ -102,8 +101,7 @@ struct ahead {
 	struct rte_ring *full, *empty;
 };
 
-/* Whether the buffer holds the end of the dump (NLMSG_DONE, or an error). */
-static bool dump_ends(const char *data, int len)
+bool netlink_dump_ends(const char *data, int len)
 {
 	const struct nlmsghdr *nlh = (const struct nlmsghdr *)data;
 
@@ -124,7 +122,7 @@ static int ahead_reader(void *arg)
 		b->len = mnl_socket_recvfrom(a->s, b->data, sizeof(b->data));
 		if (b->len < 0)
 			b->len = -errno;
-		b->last = b->len <= 0 || dump_ends(b->data, b->len);
+		b->last = b->len <= 0 || netlink_dump_ends(b->data, b->len);
 		rte_ring_sp_enqueue(a->full, b);
 	} while (!b->last);
 	return 0;
@@ -151,7 +149,7 @@ int netlink_dump_ahead(uint16_t type, uint8_t family,
 	}
 	for (i = 0; i < AHEAD_BUFS - 1; i++)
 		rte_ring_sp_enqueue(a.empty, &bufs[i]);
-	a.s = dump_request(type, family, &seq, &portid, &rc);
+	a.s = netlink_dump_request(type, family, &seq, &portid, &rc);
 	if (a.s == NULL)
 		goto out;
 	if (rte_eal_remote_launch(ahead_reader, &a, lcore) != 0) {

@@ -30,6 +30,7 @@
 #include "controlplane/ternd/config.h"
 #include "controlplane/ternd/eal_args.h"
 #include "controlplane/ternd/event_loop.h"
+#include "controlplane/ternd/last_stop.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/bond.h"
 #include "dataplane/dp.h"
@@ -67,6 +68,7 @@ static void on_signal(struct ev_handler *h, uint32_t events)
 {
 	struct signalfd_siginfo si;
 
+	last_stop_begin();
 	if (read(h->fd, &si, sizeof(si)) == sizeof(si))
 		TERN_LOG(main, NOTICE, "signal %u: stopping", si.ssi_signo);
 	ev_stop();
@@ -343,6 +345,9 @@ int main(int argc, char **argv)
 	bool check_only = false, reserve = false;
 	char err[512] = "";
 	uint64_t t_start, t_eal, t_dp, t_nl;	/* monotonic ms */
+	char stop_file[128], stop_said[96] = "";
+	int prefetch_rc;
+	double stop_took, stop_ago;
 	sigset_t sigs;
 	int c, rc;
 
@@ -378,6 +383,8 @@ int main(int argc, char **argv)
 	}
 	signals_block(&sigs);
 	t_start = tern_log_now_ms();
+	/* the kernel's route dump runs while EAL and the ports start (netlink_prefetch.c) */
+	prefetch_rc = netlink_prefetch_start(cfg.netlink_rcvbuf);
 	rc = rte_eal_init(eal.argc, eal.argv);
 	if (rc < 0) {
 		fprintf(stderr, "ternd: EAL initialisation failed: %s (arguments from [eal] args and the ports)\n",
@@ -385,6 +392,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	tern_log_init();
+	if (prefetch_rc < 0)
+		TERN_LOG(main, WARNING, "cannot read the kernel's routes ahead: %s; they are read once the ports are up",
+			 strerror(-prefetch_rc));
 	/* dpdk-dumpcap and dpdk-pdump attach as secondary processes (hugepage memory only) */
 	if (rte_pdump_init() < 0)
 		TERN_LOG(main, WARNING, "packet capture unavailable: %s", rte_strerror(rte_errno));
@@ -420,12 +430,18 @@ int main(int argc, char **argv)
 	}
 	cmd_show_started();
 	config_startup_replay();
-	TERN_LOG(main, NOTICE, "ready in %.3f s (EAL %.3f s, dataplane %.3f s, kernel tables %.3f s, workers and API %.3f s): %u ports, %u workers, API on %s",
+	snprintf(stop_file, sizeof(stop_file), "%s.laststop", cfg.api_socket);
+	if (last_stop_take(stop_file, &stop_took, &stop_ago) == 0)
+		snprintf(stop_said, sizeof(stop_said), "; the last stop took %.3f s and began %.3f s ago",
+			 stop_took, stop_ago);
+	TERN_LOG(main, NOTICE, "ready in %.3f s (EAL %.3f s, dataplane %.3f s, kernel tables %.3f s, workers and API %.3f s): %u ports, %u workers, API on %s%s",
 		 (tern_log_now_ms() - t_start) / 1e3, (t_eal - t_start) / 1e3, (t_dp - t_eal) / 1e3,
-		 (t_nl - t_dp) / 1e3, (tern_log_now_ms() - t_nl) / 1e3, dp.nb_ports, dp.nb_workers, cfg.api_socket);
+		 (t_nl - t_dp) / 1e3, (tern_log_now_ms() - t_nl) / 1e3, dp.nb_ports, dp.nb_workers,
+		 cfg.api_socket, stop_said);
 	ev_set_background(fib_level_slice);
 	rc = ev_run(tick, 100);
 	shutdown_all();
+	last_stop_write(stop_file);
 	TERN_LOG(main, NOTICE, "stopped");
 	return rc < 0 ? 1 : 0;
 }
