@@ -25,6 +25,7 @@ struct nh_obj {
 	uint32_t knh;		/* the kernel nexthop object whose routes share it; 0: none */
 	struct rib_hop hop;
 	uint32_t refcnt;
+	uint64_t released_at;	/* release_seq at its last release */
 	uint32_t routes;	/* routes in use that name it (not those aside, not groups) */
 	bool used;
 	uint8_t nb_members;
@@ -42,6 +43,9 @@ static unsigned int nb_nh_free;
 static uint32_t *released;		/* nexthops to clear once the FIB no longer names them */
 static unsigned int nb_released, released_cap;
 static unsigned int nb_aside;		/* released[0..nb_aside): set aside at the last commit */
+/* Releases so far, and their number when the last commit set them aside: a nexthop released
+ * again since (found by a route, then dropped) is freed by its later entry, a commit later. */
+static uint64_t release_seq, aside_seq;
 
 int rib_nh_init(void)
 {
@@ -309,6 +313,7 @@ void rib_nh_put(uint32_t id)
 {
 	if (--nhs[id].refcnt > 0)
 		return;
+	nhs[id].released_at = ++release_seq;
 	if (nb_released == released_cap) {
 		uint32_t *r = realloc(released, 2 * released_cap * sizeof(*r));
 
@@ -333,7 +338,7 @@ void rib_nh_free_aside(void)
 		struct nh_obj *o = &nhs[released[i]];
 		unsigned int m;
 
-		if (!o->used || o->refcnt != 0)
+		if (!o->used || o->refcnt != 0 || o->released_at > aside_seq)
 			continue;
 		dp_nh_clear(released[i]);
 		for (m = 0; m < o->nb_members; m++)
@@ -353,6 +358,7 @@ void rib_nh_free_aside(void)
 void rib_nh_set_aside(void)
 {
 	nb_aside = nb_released;
+	aside_seq = release_seq;
 }
 
 /* Republished, the nexthop names port's current MAC, MTU and neighbour. */

@@ -189,6 +189,57 @@ static void test_nexthop_ids_are_reused(void **state)
 	del_q();
 }
 
+#define R 0xc6130600u		/* 198.19.6.0/24 and 198.19.7.0/24: the release cases' own */
+
+static uint32_t nh_of(uint32_t prefix)
+{
+	struct rib_route_info r;
+
+	assert_int_equal(rib_route_get(prefix, 24, &r), 0);
+	return r.nh_id;
+}
+
+static void route_r(uint32_t prefix, bool del, struct rib_nh_spec nh)
+{
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+				     .table = RT_TABLE_MAIN };
+
+	if (del)
+		assert_int_equal(rib_route_del(prefix, 24, RT_TABLE_MAIN, 0, NULL), 0);
+	else
+		assert_int_equal(rib_route_add(prefix, 24, &a, &nh, RIB_ADD_REPLACE), 0);
+}
+
+/* A nexthop released in one batch, found again and released again in the next, is freed a
+ * commit after its last release, not its first: until the batch that drops it is applied and
+ * its grace period is over, a copy of the FIB still names it, and its id must not go to
+ * another nexthop. */
+static void test_a_nexthop_released_twice_is_freed_after_its_last_release(void **state)
+{
+	uint32_t n;
+
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(rib_commit(), 0);	/* frees what the tests before dropped */
+	route_r(R, false, via(60));
+	assert_int_equal(rib_commit(), 0);
+	n = nh_of(R);
+	/* batch k-1: the route goes, another takes the same nexthop */
+	route_r(R, true, via(60));
+	route_r(R + 256, false, via(60));
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(nh_of(R + 256), n);
+	/* batch k: that one goes too; the commit applies it */
+	route_r(R + 256, true, via(60));
+	assert_int_equal(rib_commit(), 0);
+	/* a nexthop made now must not take n: the other copy named it until this commit */
+	route_r(R, false, via(61));
+	assert_int_not_equal(nh_of(R), n);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(dp_fib_lookup(R + 1), nh_of(R));
+	route_r(R, true, via(61));
+	assert_int_equal(rib_commit(), 0);
+}
+
 static void test_table_preference_comes_before_metric(void **state)
 {
 	struct rib_nh_spec local = { .type = RIB_NH_LOCAL }, b = via(2);
@@ -535,6 +586,7 @@ int main(void)
 		cmocka_unit_test(test_the_kernels_flags_give_the_mode),
 		cmocka_unit_test(test_neighbours_resolve_their_nexthops_and_stop_at_the_limit),
 		cmocka_unit_test(test_nexthop_ids_are_reused),
+		cmocka_unit_test(test_a_nexthop_released_twice_is_freed_after_its_last_release),
 		cmocka_unit_test(test_the_summarys_counts_follow_every_change),
 	};
 
