@@ -15,6 +15,7 @@
 
 static struct dp_fib_op *pending;
 static unsigned int nb_pending;
+static unsigned int batch_max = RIB_BATCH;	/* smaller in tests: rib_fib_set_batch */
 static uint64_t reclaim_cycles;
 
 uint64_t rib_reclaim_cycles(void)
@@ -47,17 +48,22 @@ void rib_fib_fini(void)
 	nb_pending = 0;
 }
 
+/* The change is queued whatever the early commit of a full batch answers: its error is about
+ * the changes already in that batch (rib_commit logs it), and by now the RIB has already
+ * moved to the new state (a delete has released the route's nexthop), so a change left out
+ * would leave the FIB naming a freed, then reused, nexthop for good. */
 int rib_queue_op(uint32_t prefix, uint8_t len, bool del, uint32_t nh)
 {
-	if (nb_pending == RIB_BATCH) {
-		int rc = rib_commit();
-
-		if (rc < 0)
-			return rc;
-	}
+	if (nb_pending >= batch_max)
+		rib_commit();
 	pending[nb_pending++] = (struct dp_fib_op){ .prefix = prefix, .depth = len, .del = del,
 						    .nh = nh };
 	return 0;
+}
+
+void rib_fib_set_batch(unsigned int n)
+{
+	batch_max = n >= 1 && n <= RIB_BATCH ? n : RIB_BATCH;
 }
 
 int rib_commit(void)

@@ -49,6 +49,9 @@ bool rib_nh_uses_port(uint32_t id, uint16_t port);
 
 /* Queues one FIB change for the next rib_commit (which runs early when the batch is full). */
 int rib_queue_op(uint32_t prefix, uint8_t len, bool del, uint32_t nh);
+/* The most changes a batch holds before it is committed early (RIB_BATCH, 65536; tests make
+ * it small to reach a full batch). */
+void rib_fib_set_batch(unsigned int n);
 int rib_fib_init(void);
 void rib_fib_fini(void);
 

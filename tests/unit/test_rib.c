@@ -240,6 +240,41 @@ static void test_a_nexthop_released_twice_is_freed_after_its_last_release(void *
 	assert_int_equal(rib_commit(), 0);
 }
 
+#define FILL 0x64400001u	/* 100.64.0.1: host routes each in a /24 of its own fill the FIB */
+
+/* A batch that fills commits early; when that commit fails (the FIB refuses a route: its
+ * second-level groups are used up), the change that filled it is still queued. A delete lost
+ * so left the FIB answering for a route the RIB had dropped, with a nexthop freed and reused. */
+static void test_a_change_after_a_failed_early_commit_is_kept(void **state)
+{
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+				     .table = RT_TABLE_MAIN };
+	struct rib_nh_spec gw = via(70);
+	const uint32_t x = 0xc6130800u;	/* 198.19.8.0/24: needs no group */
+	unsigned int n, i;
+
+	for (n = 0; n < 4000; n++) {	/* until the FIB refuses one */
+		assert_int_equal(rib_route_add(FILL + (n << 8), 32, &a, &gw, RIB_ADD_REPLACE), 0);
+		if (rib_commit() < 0)
+			break;
+	}
+	assert_true(n < 4000);
+	route_r(x, false, gw);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_not_equal(dp_fib_lookup(x + 1), 0);
+	rib_fib_set_batch(2);
+	for (i = 1; i <= 2; i++)	/* refused by the FIB when the batch commits */
+		assert_int_equal(rib_route_add(FILL + ((n + i) << 8), 32, &a, &gw, RIB_ADD_REPLACE), 0);
+	route_r(x, true, gw);		/* the batch is full: it commits, and fails */
+	rib_fib_set_batch(0);
+	rib_commit();
+	assert_int_equal(dp_fib_lookup(x + 1), 0);
+	for (i = 0; i <= n + 2; i++)
+		assert_int_equal(rib_route_del(FILL + (i << 8), 32, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(dp_fib_lookup(FILL), 0);
+}
+
 static void test_table_preference_comes_before_metric(void **state)
 {
 	struct rib_nh_spec local = { .type = RIB_NH_LOCAL }, b = via(2);
@@ -588,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_nexthop_ids_are_reused),
 		cmocka_unit_test(test_a_nexthop_released_twice_is_freed_after_its_last_release),
 		cmocka_unit_test(test_the_summarys_counts_follow_every_change),
+		cmocka_unit_test(test_a_change_after_a_failed_early_commit_is_kept),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-rib-%d", getpid());
