@@ -15,6 +15,7 @@
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
 #include "dataplane/nexthop.h"
+#include "dataplane/rcu.h"
 
 #define RIB_RELEASED_MIN 65536
 /* Chains of the index: 2^18 heads, a chain or so per four nexthops of a full table. */
@@ -46,6 +47,11 @@ static unsigned int nb_aside;		/* released[0..nb_aside): set aside at the last c
 /* Releases so far, and their number when the last commit set them aside: a nexthop released
  * again since (found by a route, then dropped) is freed by its later entry, a commit later. */
 static uint64_t release_seq, aside_seq;
+/* Taken when the last commit set nexthops aside: a group's members replaced in place leave
+ * the FIB as it was (no switch for dp_fib_settle to wait out), and a worker may still read
+ * the old group entry's members; they are freed once every worker has passed this token. */
+static uint64_t aside_token;
+static bool aside_token_taken;
 
 int rib_nh_init(void)
 {
@@ -334,6 +340,10 @@ void rib_nh_free_aside(void)
 {
 	unsigned int i, n = nb_aside;
 
+	if (aside_token_taken) {
+		rte_rcu_qsbr_check(dp_rcu, aside_token, true);
+		aside_token_taken = false;
+	}
 	for (i = 0; i < n; i++) {
 		struct nh_obj *o = &nhs[released[i]];
 		unsigned int m;
@@ -359,6 +369,10 @@ void rib_nh_set_aside(void)
 {
 	nb_aside = nb_released;
 	aside_seq = release_seq;
+	if (nb_aside > 0 && dp_rcu != NULL) {
+		aside_token = rte_rcu_qsbr_start(dp_rcu);
+		aside_token_taken = true;
+	}
 }
 
 /* Republished, the nexthop names port's current MAC, MTU and neighbour. */

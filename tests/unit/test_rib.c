@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <pthread.h>
 #include <errno.h>
 
 #include <linux/netlink.h>
@@ -273,6 +274,73 @@ static void test_a_change_after_a_failed_early_commit_is_kept(void **state)
 		assert_int_equal(rib_route_del(FILL + (i << 8), 32, RT_TABLE_MAIN, 0, NULL), 0);
 	assert_int_equal(rib_commit(), 0);
 	assert_int_equal(dp_fib_lookup(FILL), 0);
+}
+
+/* A worker stand-in: online on dp_rcu, it holds what it read until told to let go. */
+static int reader_state;	/* 1: holding; 2: told to let go; 3: gone */
+
+static void *reader(void *arg)
+{
+	rte_rcu_qsbr_thread_register(dp_rcu, 0);
+	rte_rcu_qsbr_thread_online(dp_rcu, 0);
+	rte_rcu_qsbr_quiescent(dp_rcu, 0);
+	__atomic_store_n(&reader_state, 1, __ATOMIC_RELEASE);
+	while (__atomic_load_n(&reader_state, __ATOMIC_ACQUIRE) != 2)
+		usleep(1000);
+	rte_rcu_qsbr_quiescent(dp_rcu, 0);
+	rte_rcu_qsbr_thread_offline(dp_rcu, 0);
+	rte_rcu_qsbr_thread_unregister(dp_rcu, 0);
+	__atomic_store_n(&reader_state, 3, __ATOMIC_RELEASE);
+	return arg;
+}
+
+static int commits_done;
+
+static void *two_commits(void *arg)
+{
+	rib_commit();
+	rib_commit();
+	__atomic_store_n(&commits_done, 1, __ATOMIC_RELEASE);
+	return arg;
+}
+
+/* An ECMP group's members replaced in place (its kernel nexthop object changed) publish a new
+ * group entry with no FIB switch; a worker that read the old entry may still read its members.
+ * The old members are cleared only once every worker has passed a quiescent state since: with
+ * a worker holding on, the commits that would free them wait. */
+static void test_members_replaced_in_place_outlive_the_readers_of_the_group(void **state)
+{
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+				     .table = RT_TABLE_MAIN };
+	struct rib_nh_spec g = { .type = RIB_NH_GROUP, .knh = 9, .nb_members = 2,
+				 .members = { { 0, 0xc6120050u }, { 0, 0xc6120051u } } };
+	struct rib_nh_spec g2 = g;
+	const uint32_t y = 0xc6130900u;	/* 198.19.9.0/24 */
+	uint32_t old_member;
+	pthread_t rd, cm;
+
+	assert_int_equal(rib_route_add(y, 24, &a, &g, RIB_ADD_REPLACE), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(dp_nh_get(nh_of(y))->kind, DP_NH_GROUP);
+	old_member = dp_nh_get(nh_of(y))->members[0];
+	assert_int_not_equal(dp_nh_get(old_member)->kind, DP_NH_NOROUTE);
+	assert_int_equal(pthread_create(&rd, NULL, reader, NULL), 0);
+	while (__atomic_load_n(&reader_state, __ATOMIC_ACQUIRE) != 1)
+		usleep(1000);
+	g2.members[0].gw = 0xc6120052u;
+	g2.members[1].gw = 0xc6120053u;
+	assert_int_equal(rib_nh_replace_object(9, &g2), 0);
+	assert_int_equal(pthread_create(&cm, NULL, two_commits, NULL), 0);
+	usleep(100 * 1000);
+	assert_int_equal(__atomic_load_n(&commits_done, __ATOMIC_ACQUIRE), 0);
+	assert_int_not_equal(dp_nh_get(old_member)->kind, DP_NH_NOROUTE);
+	__atomic_store_n(&reader_state, 2, __ATOMIC_RELEASE);
+	pthread_join(cm, NULL);
+	pthread_join(rd, NULL);
+	assert_int_equal(dp_nh_get(old_member)->kind, DP_NH_NOROUTE);
+	assert_int_equal(rib_route_del(y, 24, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_commit(), 0);
 }
 
 static void test_table_preference_comes_before_metric(void **state)
@@ -623,6 +691,7 @@ int main(void)
 		cmocka_unit_test(test_nexthop_ids_are_reused),
 		cmocka_unit_test(test_a_nexthop_released_twice_is_freed_after_its_last_release),
 		cmocka_unit_test(test_the_summarys_counts_follow_every_change),
+		cmocka_unit_test(test_members_replaced_in_place_outlive_the_readers_of_the_group),
 		cmocka_unit_test(test_a_change_after_a_failed_early_commit_is_kept),
 	};
 
