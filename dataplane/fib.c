@@ -187,7 +187,8 @@ static int update_standby(const struct dp_fib_op *ops, unsigned int n)
 			first = rc;
 	}
 	cost.standby += rte_rdtsc() - t;
-	updates += n;
+	/* the telemetry thread reads it: one store it sees whole */
+	__atomic_store_n(&updates, updates + n, __ATOMIC_RELAXED);
 	return first;
 }
 
@@ -259,9 +260,10 @@ uint32_t dp_fib_lookup(uint32_t ip)
 	return dp_fib_lookup_in(dp_fib_active_index(), ip);
 }
 
+/* Any thread (telemetry's among them). */
 uint64_t dp_fib_updates(void)
 {
-	return updates;
+	return __atomic_load_n(&updates, __ATOMIC_RELAXED);
 }
 
 unsigned int dp_fib_routes(void)

@@ -49,7 +49,7 @@ static int fib_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "updates", dp_fib_updates());
 	rte_tel_data_add_dict_u64(d, "memory_bytes", dp_fib_memory());
-	rte_tel_data_add_dict_u64(d, "active_copy", dp_fib_active_idx);
+	rte_tel_data_add_dict_u64(d, "active_copy", dp_fib_active_index());
 	return 0;
 }
 
