@@ -63,6 +63,7 @@ struct watch {
 	rte_intr_callback_fn cb;
 	void *arg;
 	struct peer *peer;	/* WATCH_ON: made on the first message */
+	const struct peer *owner;	/* WATCH_FILE: the connection that handed it over */
 };
 
 /* Indexed by descriptor; written and read under lock. */
@@ -108,11 +109,15 @@ static void peer_end(struct peer *p)
 {
 	unsigned int i;
 
-	for (i = 0; i < p->nfiles; i++)
-		if (p->files[i] < watches_len && watches[p->files[i]].state == WATCH_FILE) {
-			watches[p->files[i]].orphan = true;
+	for (i = 0; i < p->nfiles; i++) {
+		struct watch *f = p->files[i] < watches_len ? &watches[p->files[i]] : NULL;
+
+		/* still this connection's: its number may since serve another's file */
+		if (f != NULL && f->state == WATCH_FILE && f->owner == p && !f->orphan) {
+			f->orphan = true;
 			orphans++;
 		}
+	}
 	free(p);
 }
 
@@ -158,6 +163,10 @@ static struct watch watch_set(int fd, enum watch_state state, const struct watch
 	else if (fd < watches_len && watches[fd].state != WATCH_NONE)
 		w = &watches[fd];
 	if (w != NULL) {
+		if (with != NULL && w->peer != NULL) {	/* a number reused: the old one ended */
+			peer_end(w->peer);
+			w->peer = NULL;
+		}
 		if (with != NULL) {
 			w->listener = with->listener;
 			w->accepted = with->accepted;
@@ -308,6 +317,7 @@ static void peer_file_note(int conn, int file)
 	w = conn < watches_len && watches[conn].state == WATCH_ON ? &watches[conn] : NULL;
 	if (f != NULL && w != NULL && w->peer != NULL && w->peer->nfiles < RTE_DIM(w->peer->files)) {
 		watch_move(f, WATCH_FILE);
+		f->owner = w->peer;
 		w->peer->files[w->peer->nfiles++] = file;
 	}
 	pthread_mutex_unlock(&lock);
