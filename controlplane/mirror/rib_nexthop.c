@@ -272,6 +272,14 @@ static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint3
 	return rc;
 }
 
+/* A group that never reached the dataplane (making it failed): off its chain at once, so that
+ * no route finds it, and released with its members as any. */
+static void group_drop(uint32_t g)
+{
+	chain_remove(g);
+	rib_nh_put(g);
+}
+
 int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 {
 	unsigned int m;
@@ -293,7 +301,7 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 	chain_insert(g, group_hash(s));
 	nhs[g].members = calloc(s->nb_members, sizeof(uint32_t));
 	if (nhs[g].members == NULL) {
-		rib_nh_put(g);
+		group_drop(g);
 		return -ENOMEM;
 	}
 	for (m = 0; m < s->nb_members; m++) {
@@ -301,14 +309,14 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 				   &s->members[m], 0, &nhs[g].members[m]);
 		if (rc < 0) {
 			nhs[g].nb_members = m;
-			rib_nh_put(g);
+			group_drop(g);
 			return rc;
 		}
 		nhs[g].nb_members = m + 1;
 	}
 	rc = nh_publish(g);
 	if (rc < 0) {
-		rib_nh_put(g);
+		group_drop(g);
 		return rc;
 	}
 	*id = g;

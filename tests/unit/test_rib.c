@@ -20,6 +20,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <rte_eal.h>
+#include <rte_malloc.h>
 
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
@@ -340,6 +341,50 @@ static void test_members_replaced_in_place_outlive_the_readers_of_the_group(void
 	pthread_join(rd, NULL);
 	assert_int_equal(dp_nh_get(old_member)->kind, DP_NH_NOROUTE);
 	assert_int_equal(rib_route_del(y, 24, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_commit(), 0);
+}
+
+/* Takes all of EAL's heap it can, largest pieces first, into hog (n of them); returns n. */
+static unsigned int heap_hog(void **hog, unsigned int max)
+{
+	unsigned int n = 0;
+	size_t size;
+
+	for (size = 64u << 20; size >= 16; size /= 2)
+		while (n < max && (hog[n] = rte_malloc(NULL, size, 0)) != NULL)
+			n++;
+	return n;
+}
+
+/* A group whose entry could not be published never reached the dataplane: a route that asks
+ * for the same group later must get one that is, not find the one that failed. */
+static void test_a_group_that_failed_to_publish_is_not_found_again(void **state)
+{
+	static void *hog[1 << 16];
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+				     .table = RT_TABLE_MAIN };
+	struct rib_nh_spec g = { .type = RIB_NH_GROUP, .nb_members = 2,
+				 .members = { { 0, 0xc6120058u }, { 0, 0xc6120059u } } };
+	const uint32_t z = 0xc6130a00u;	/* 198.19.10.0/24, and .11.0/24 holding the members */
+	unsigned int n, i;
+	int rc;
+
+	route_r(z + 256, false, via(0x58));	/* the members exist before the heap runs out */
+	route_r(z + 512, false, via(0x59));
+	assert_int_equal(rib_commit(), 0);
+	n = heap_hog(hog, RTE_DIM(hog));
+	rc = rib_route_add(z, 24, &a, &g, RIB_ADD_REPLACE);
+	for (i = 0; i < n; i++)
+		rte_free(hog[i]);
+	assert_int_equal(rc, -ENOMEM);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(rib_route_add(z, 24, &a, &g, RIB_ADD_REPLACE), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(dp_nh_get(nh_of(z))->kind, DP_NH_GROUP);
+	assert_int_equal(dp_fib_lookup(z + 1), nh_of(z));
+	route_r(z, true, g);
+	route_r(z + 256, true, g);
+	route_r(z + 512, true, g);
 	assert_int_equal(rib_commit(), 0);
 }
 
@@ -692,6 +737,7 @@ int main(void)
 		cmocka_unit_test(test_a_nexthop_released_twice_is_freed_after_its_last_release),
 		cmocka_unit_test(test_the_summarys_counts_follow_every_change),
 		cmocka_unit_test(test_members_replaced_in_place_outlive_the_readers_of_the_group),
+		cmocka_unit_test(test_a_group_that_failed_to_publish_is_not_found_again),
 		cmocka_unit_test(test_a_change_after_a_failed_early_commit_is_kept),
 	};
 
