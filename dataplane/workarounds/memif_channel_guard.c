@@ -163,11 +163,11 @@ static struct watch watch_set(int fd, enum watch_state state, const struct watch
 	else if (fd < watches_len && watches[fd].state != WATCH_NONE)
 		w = &watches[fd];
 	if (w != NULL) {
-		if (with != NULL && w->peer != NULL) {	/* a number reused: the old one ended */
-			peer_end(w->peer);
-			w->peer = NULL;
-		}
 		if (with != NULL) {
+			if (w->peer != NULL) {	/* a number reused: the old connection ended */
+				peer_end(w->peer);
+				w->peer = NULL;
+			}
 			w->listener = with->listener;
 			w->accepted = with->accepted;
 			w->cb = with->cb;
@@ -285,15 +285,19 @@ bool memif_channel_guard_close(int fd, int *rc)
 	return false;
 }
 
+/* fd's entry if it is a connection (or listener) EAL watches for the PMD, else NULL. Under lock. */
+static struct watch *watch_on(int fd)
+{
+	return fd >= 0 && fd < watches_len && watches[fd].state == WATCH_ON ? &watches[fd] : NULL;
+}
+
 /* The message's verdict on fd's connection; false when fd is no connection the PMD watches. */
 static bool check(int fd, const uint8_t *msg, enum memif_msg_refusal *why)
 {
 	struct watch *w;
 
-	if (fd < 0)
-		return false;
 	pthread_mutex_lock(&lock);
-	w = fd < watches_len && watches[fd].state == WATCH_ON ? &watches[fd] : NULL;
+	w = watch_on(fd);
 	if (w != NULL && w->peer == NULL) {
 		w->peer = calloc(1, sizeof(*w->peer));
 		if (w->peer != NULL)
@@ -314,7 +318,7 @@ static void peer_file_note(int conn, int file)
 
 	pthread_mutex_lock(&lock);
 	f = watch_at(file);	/* first: it may move the table */
-	w = conn < watches_len && watches[conn].state == WATCH_ON ? &watches[conn] : NULL;
+	w = watch_on(conn);
 	if (f != NULL && w != NULL && w->peer != NULL && w->peer->nfiles < RTE_DIM(w->peer->files)) {
 		watch_move(f, WATCH_FILE);
 		f->owner = w->peer;
