@@ -169,7 +169,7 @@ unsigned int dp_fib_lag(void)
  * overlap; with that, putting a batch in address order first cost more than
  * it saved (bench/mirror_scale.sh: 78 ns a route to sort, 29 saved).
  */
-static int update_standby(const struct dp_fib_op *ops, unsigned int n)
+static int update_standby(struct dp_fib_op *ops, unsigned int n)
 {
 	struct fib_copy *c = &copies[dp_fib_active_idx ^ 1];
 	uint64_t t = rte_rdtsc();
@@ -183,6 +183,7 @@ static int update_standby(const struct dp_fib_op *ops, unsigned int n)
 		if (i + FIB_AHEAD / 2 < n)	/* its cover24 entry fetched half the way ago */
 			fib_update_warm_covers(&ops[i + FIB_AHEAD / 2], 1);
 		rc = fib_update(c, &ops[i]);
+		ops[i].refused = rc < 0;
 		if (rc < 0 && first == 0)
 			first = rc;
 	}
@@ -209,7 +210,7 @@ void dp_fib_settle(void)
 	dp_fib_level(UINT_MAX);
 }
 
-int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n)
+int dp_fib_stage(struct dp_fib_op *ops, unsigned int n)
 {
 	if (!staging) {
 		dp_fib_settle();
@@ -226,7 +227,7 @@ void dp_fib_publish(void)
 	switch_copies();
 }
 
-int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n)
+int dp_fib_apply(struct dp_fib_op *ops, unsigned int n)
 {
 	int rc;
 
@@ -258,6 +259,17 @@ int dp_fib_del(uint32_t prefix, uint8_t depth)
 uint32_t dp_fib_lookup(uint32_t ip)
 {
 	return dp_fib_lookup_in(dp_fib_active_index(), ip);
+}
+
+bool dp_fib_route(uint32_t prefix, uint8_t depth, uint32_t *nh)
+{
+	return fib_update_route(prefix, depth, nh);
+}
+
+bool dp_fib_fits(uint32_t prefix, uint8_t depth)
+{
+	/* the copy the last change went to */
+	return fib_update_fits(&copies[dp_fib_active_idx ^ staging], prefix, depth);
 }
 
 /* Any thread (telemetry's among them). */

@@ -36,6 +36,7 @@ struct dp_fib_op {
 	uint32_t prefix;	/* host order */
 	uint8_t depth;
 	uint8_t del;
+	uint8_t refused;	/* set by the FIB: the change was not made (no room, or invalid) */
 	uint32_t nh;
 };
 
@@ -47,11 +48,13 @@ extern const uint32_t *dp_fib_tbl24[2];
 extern const uint32_t *dp_fib_tbl8[2];
 
 int dp_fib_init(unsigned int max_routes, int socket);
-/* Applies a batch atomically for readers: they see all of it or none. */
-int dp_fib_apply(const struct dp_fib_op *ops, unsigned int n);
+/* Applies a batch atomically for readers: they see all of it or none. Each change the FIB
+ * cannot make is marked refused and leaves the table as it was; the first one's error is
+ * returned, and the others are made. */
+int dp_fib_apply(struct dp_fib_op *ops, unsigned int n);
 /* Changes the standby alone, not yet seen by workers, until dp_fib_publish; while staging,
  * dp_fib_apply stages too. n = 0 only begins staging. */
-int dp_fib_stage(const struct dp_fib_op *ops, unsigned int n);
+int dp_fib_stage(struct dp_fib_op *ops, unsigned int n);
 bool dp_fib_staging(void);
 /* Switches to the staged copy; the other one now lags. */
 void dp_fib_publish(void);
@@ -66,6 +69,11 @@ unsigned int dp_fib_lag(void);
 int dp_fib_add(uint32_t prefix, uint8_t depth, uint32_t nh);
 int dp_fib_del(uint32_t prefix, uint8_t depth);
 uint32_t dp_fib_lookup(uint32_t ip);
+/* Whether the FIB holds a route prefix/depth, and its next hop in *nh (nh may be NULL). */
+bool dp_fib_route(uint32_t prefix, uint8_t depth, uint32_t *nh);
+/* Whether a route prefix/depth the FIB does not hold would find room now: a free route, and
+ * for one longer than /24 a second-level group (its /24's, or a free one). */
+bool dp_fib_fits(uint32_t prefix, uint8_t depth);
 uint64_t dp_fib_updates(void);
 /* Routes held, and second-level groups in use of those there are. */
 unsigned int dp_fib_routes(void);

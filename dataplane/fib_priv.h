@@ -41,6 +41,9 @@ unsigned int fib_update_groups_used(void);
  * second-level groups are all taken (nothing changed then).
  */
 int fib_update(struct fib_copy *c, const struct dp_fib_op *op);
+bool fib_update_route(uint32_t prefix, uint8_t depth, uint32_t *nh);
+/* Whether a new route prefix/depth would find room; c: the copy the last change went to. */
+bool fib_update_fits(const struct fib_copy *c, uint32_t prefix, uint8_t depth);
 /*
  * Brings what the changes ops[0..n) will read into the cache, in two steps
  * taken a while apart: fib_update_warm their routes and entries, then
@@ -55,6 +58,7 @@ void fib_update_warm_covers(const struct dp_fib_op *ops, unsigned int n);
 int fib_routes_init(unsigned int max_routes, int socket);
 size_t fib_routes_memory(void);
 unsigned int fib_routes_count(void);
+unsigned int fib_routes_max(void);
 void fib_routes_prefetch(uint32_t prefix, uint8_t depth);
 bool fib_routes_get(uint32_t prefix, uint8_t depth, uint32_t *nh);
 /* 1 when new, 0 when it was there (*old its next hop), or -ENOSPC. */

@@ -76,6 +76,11 @@ unsigned int fib_routes_count(void)
 	return count;
 }
 
+unsigned int fib_routes_max(void)
+{
+	return max;
+}
+
 void fib_routes_prefetch(uint32_t prefix, uint8_t depth)
 {
 	rte_prefetch0(&slots[home(key_of(prefix, depth))]);

@@ -248,6 +248,24 @@ void fib_update_warm_covers(const struct dp_fib_op *ops, unsigned int n)
 	}
 }
 
+bool fib_update_route(uint32_t prefix, uint8_t depth, uint32_t *nh)
+{
+	uint32_t held;
+
+	if (depth > 32 || !fib_routes_get(prefix & depth_mask(depth), depth, &held))
+		return false;
+	if (nh != NULL)
+		*nh = held;
+	return true;
+}
+
+bool fib_update_fits(const struct fib_copy *c, uint32_t prefix, uint8_t depth)
+{
+	if (depth > 32 || fib_routes_count() >= fib_routes_max())
+		return false;
+	return depth <= 24 || nb_free > 0 || (c->tbl24[prefix >> 8] & DP_FIB_GROUP);
+}
+
 int fib_update(struct fib_copy *c, const struct dp_fib_op *op)
 {
 	uint8_t depth = op->depth;

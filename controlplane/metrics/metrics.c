@@ -147,6 +147,9 @@ static void tables(struct outbuf *ob)
 	family(ob, "tern_routes", "gauge", "Routes in the FIB, by source");
 	ob_printf(ob, "tern_routes{source=\"kernel\"} %u\n", c.routes[RIB_SRC_KERNEL]);
 	ob_printf(ob, "tern_routes{source=\"adjacency\"} %u\n", c.routes[RIB_SRC_ADJACENCY]);
+	family(ob, "tern_routes_not_installed", "gauge",
+	       "Routes in use the FIB refused for want of room, waiting to be offered again");
+	ob_printf(ob, "tern_routes_not_installed %u\n", c.unplaced);
 	family(ob, "tern_neighbours", "gauge", "Neighbour entries");
 	ob_printf(ob, "tern_neighbours %u\n", c.neighbours);
 	family(ob, "tern_fib_memory_bytes", "gauge", "Memory of the FIB's two copies");

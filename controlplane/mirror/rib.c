@@ -34,6 +34,8 @@ int rib_init(unsigned int max_routes, unsigned int max_neighbours)
 		rc = rib_neigh_init(max_neighbours);
 	if (rc == 0)
 		rc = rib_fib_init();
+	if (rc == 0)
+		rc = rib_unplaced_init(max_routes);
 	return rc < 0 ? -ENOMEM : 0;
 }
 
@@ -43,6 +45,7 @@ void rib_fini(void)
 	rib_neigh_fini();
 	rib_nh_fini();
 	rib_fib_fini();
+	rib_unplaced_fini();
 	rib_addr_fini();
 }
 

@@ -70,6 +70,7 @@ struct rib_route_info {
 	uint8_t len;
 	struct rib_route_attrs attrs;
 	uint32_t nh_id;
+	bool unplaced;		/* in use, but the FIB refused it (no room): it waits */
 	struct rib_nh_spec nh;
 };
 
@@ -139,6 +140,7 @@ unsigned int rib_sweep(void);
 
 /* The port whose connected subnet holds ip, or -ENETUNREACH. */
 int rib_connected_port(uint32_t ip);
+/* The longest route in use that the FIB holds for ip (what forwards it), or -ENETUNREACH. */
 int rib_route_lookup(uint32_t ip, struct rib_route_info *out);
 int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out);
 /* The kernel route of that table and metric (the one in use, or the first waiting). */
@@ -153,6 +155,7 @@ unsigned int rib_neighs(const struct rib_neigh **out);
 struct rib_counts {
 	unsigned int routes[RIB_SRC_MAX];
 	unsigned int alternates;
+	unsigned int unplaced;	/* routes in use the FIB refused for want of room */
 	unsigned int by_type[RIB_NH_GROUP + 1];
 	unsigned int nexthops;
 	unsigned int neighbours;

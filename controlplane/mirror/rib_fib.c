@@ -66,7 +66,8 @@ void rib_fib_set_batch(unsigned int n)
 	batch_max = n >= 1 && n <= RIB_BATCH ? n : RIB_BATCH;
 }
 
-int rib_commit(void)
+/* The batch queued, applied; the routes the FIB refused marked as such. */
+static int commit_batch(void)
 {
 	int rc;
 
@@ -74,11 +75,26 @@ int rib_commit(void)
 	if (!dp_fib_staging())
 		reclaim();
 	rc = dp_fib_apply(pending, nb_pending);	/* to the standby alone while staging */
+	if (rc < 0)
+		rib_unplaced_mark(pending, nb_pending);
+	if (rc < 0 && rc != -ENOSPC)
+		TERN_LOG_RATELIMITED(rib, ERR, "FIB update failed: %s", strerror(-rc));
 	nb_pending = 0;
 	if (!dp_fib_staging())
 		rib_nh_set_aside();
-	if (rc < 0)
-		TERN_LOG_RATELIMITED(rib, ERR, "FIB update failed: %s", strerror(-rc));
+	return rc;
+}
+
+/* Returns the error of the first change the FIB refused, if one was; the routes refused for
+ * want of room wait, and each commit that leaves room offers those that fit in one more batch. */
+int rib_commit(void)
+{
+	int rc = commit_batch();
+
+	if (rib_unplaced_count() > 0 && rib_unplaced_offer(batch_max) > 0) {
+		commit_batch();
+		rib_unplaced_settle();
+	}
 	return rc;
 }
 

@@ -55,6 +55,20 @@ void rib_fib_set_batch(unsigned int n);
 int rib_fib_init(void);
 void rib_fib_fini(void);
 
+/* Routes the FIB refused for want of room (rib_unplaced.c), offered again as room comes back. */
+struct dp_fib_op;
+int rib_unplaced_init(unsigned int max_routes);
+void rib_unplaced_fini(void);
+/* Marks unplaced the routes of a batch the FIB refused and left out. */
+void rib_unplaced_mark(const struct dp_fib_op *ops, unsigned int n);
+/* Queues up to room of the unplaced routes that fit in the FIB now; returns how many. */
+unsigned int rib_unplaced_offer(unsigned int room);
+/* After the batch of an offer: unmarks the routes the FIB now holds. */
+void rib_unplaced_settle(void);
+/* An unplaced route's slot is gone (its prefix withdrawn). */
+void rib_unplaced_forget(void);
+unsigned int rib_unplaced_count(void);
+
 #define RIB_MAX_ADDRS 1024
 /* Removes the addresses not marked with g; returns how many. */
 unsigned int rib_addr_sweep(uint16_t g);

@@ -169,14 +169,15 @@ static void count(const struct route_rec *r, int d)
 	rib_nh_count_route(r->nh, d);
 }
 
-/* r goes in use at pos, in place of the route there unless the slot is fresh. */
+/* r goes in use at pos, in place of the route there unless the slot is fresh; a prefix the FIB
+ * refused waits for room with it (rib_unplaced.c). */
 static int install(const struct route_key *k, int32_t pos, const struct route_rec *r, bool fresh)
 {
 	if (!fresh)
 		count(route_rec_at(pos), -1);
 	(*route_rec_at(pos)) = *r;
 	count(r, 1);
-	return rib_queue_op(k->prefix, k->len, false, r->nh);
+	return *route_unplaced_at(pos) ? 0 : rib_queue_op(k->prefix, k->len, false, r->nh);
 }
 
 /* r (with its nexthop reference) takes the place of the route in use, which goes aside first. */
@@ -278,15 +279,18 @@ static int route_remove(const struct route_key *key, int32_t pos)
 	bool kernel_host = key->len == 32 && route_rec_at(pos)->src == RIB_SRC_KERNEL;
 
 	rib_nh_put(route_rec_at(pos)->nh);
-	count(route_rec_at(pos), -1);
 	if (best >= 0) {
-		(*route_rec_at(pos)) = alts[best].rec;
-		count(route_rec_at(pos), 1);
+		struct route_rec next = alts[best].rec;
+
 		alts[best] = alts[--nb_alts];	/* its nexthop reference moves to recs */
-		return rib_queue_op(key->prefix, key->len, false, route_rec_at(pos)->nh);
+		return install(key, pos, &next, false);
 	}
+	count(route_rec_at(pos), -1);
+	if (*route_unplaced_at(pos))
+		rib_unplaced_forget();	/* the FIB never had it */
+	else
+		rib_queue_op(key->prefix, key->len, true, 0);
 	route_table_del(key);
-	rib_queue_op(key->prefix, key->len, true, 0);
 	/* a host route gone: the neighbour's adjacency comes back */
 	if (kernel_host && (port = rib_neigh_port(key->prefix)) >= 0) {
 		struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
@@ -380,10 +384,11 @@ unsigned int rib_routes_sweep(uint16_t g)
 	return routes_remove_if(keep_marked, g);
 }
 
-static void fill_info(const struct route_key *k, const struct route_rec *r,
+static void fill_info(const struct route_key *k, const struct route_rec *r, bool unplaced,
 		      struct rib_route_info *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->unplaced = unplaced;
 	out->prefix = k->prefix;
 	out->len = k->len;
 	out->attrs = (struct rib_route_attrs){ .src = r->src, .kproto = r->kproto,
@@ -399,7 +404,7 @@ int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out)
 
 	if (len > 32 || (pos = route_table_find(&key)) < 0)
 		return -ENOENT;
-	fill_info(&key, route_rec_at(pos), out);
+	fill_info(&key, route_rec_at(pos), *route_unplaced_at(pos), out);
 	return 0;
 }
 
@@ -414,21 +419,22 @@ int rib_route_find(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric
 	if (len > 32 || (pos = route_table_find(&key)) < 0)
 		return -ENOENT;
 	if (route_rec_at(pos)->src == RIB_SRC_KERNEL && same_slot(route_rec_at(pos), &slot)) {
-		fill_info(&key, route_rec_at(pos), out);
+		fill_info(&key, route_rec_at(pos), *route_unplaced_at(pos), out);
 		return 0;
 	}
 	if ((a = alt_first(&key, &slot)) < 0)
 		return -ENOENT;
-	fill_info(&key, &alts[a].rec, out);
+	fill_info(&key, &alts[a].rec, false, out);
 	return 0;
 }
 
+/* The routes the FIB refused are passed over: this is what forwards ip. */
 int rib_route_lookup(uint32_t ip, struct rib_route_info *out)
 {
 	int len;
 
 	for (len = 32; len >= 0; len--)
-		if (rib_route_get(ip, len, out) == 0)
+		if (rib_route_get(ip, len, out) == 0 && !out->unplaced)
 			return 0;
 	return -ENETUNREACH;
 }
@@ -458,9 +464,9 @@ int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting
 	if (r == NULL)
 		return -ENOMEM;
 	while (i < cap && (pos = route_table_next(&iter)) >= 0)
-		fill_info(route_key_at(pos), route_rec_at(pos), &r[i++]);
+		fill_info(route_key_at(pos), route_rec_at(pos), *route_unplaced_at(pos), &r[i++]);
 	for (a = 0; waiting && a < nb_alts && i < cap; a++)
-		fill_info(&alts[a].key, &alts[a].rec, &r[i++]);
+		fill_info(&alts[a].key, &alts[a].rec, false, &r[i++]);
 	qsort(r, i, sizeof(*r), route_cmp);
 	*out = r;
 	*n = i;
@@ -472,6 +478,7 @@ void rib_route_counts(struct rib_counts *c)
 	memcpy(c->routes, nb_by_src, sizeof(c->routes));
 	rib_nh_routes_by_type(c->by_type);
 	c->alternates = nb_alts;
+	c->unplaced = rib_unplaced_count();
 }
 
 unsigned int rib_route_total(void)

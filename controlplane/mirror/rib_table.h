@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The RIB's routes in use, by prefix: each prefix's key and record in one
- * slot of an open-addressed table (rib_table.c). Only rib_route.c and
- * rib_table.c include this.
+ * slot of an open-addressed table (rib_table.c). Only rib_route.c,
+ * rib_table.c and rib_unplaced.c include this.
  */
 #ifndef TERN_RIB_TABLE_H
 #define TERN_RIB_TABLE_H
@@ -28,7 +28,9 @@ struct route_slot {
 	struct route_key key;
 	struct route_rec rec;
 	uint32_t used;
-	uint32_t pad;
+	/* The FIB refused the prefix's route (no room): whichever route the prefix holds waits
+	 * in rib_unplaced.c's list until it fits, and meanwhile the FIB holds none there. */
+	uint32_t unplaced;
 };
 
 extern struct route_slot *route_slots;
@@ -51,6 +53,11 @@ void route_table_prefetch(const struct route_key *k);
 static inline struct route_rec *route_rec_at(int32_t pos)
 {
 	return &route_slots[pos].rec;
+}
+
+static inline uint32_t *route_unplaced_at(int32_t pos)
+{
+	return &route_slots[pos].unplaced;
 }
 
 static inline const struct route_key *route_key_at(int32_t pos)

@@ -190,6 +190,9 @@ static int consistency_check(struct cmd_ctx *ctx)
 		if (routes[i].attrs.src == RIB_SRC_KERNEL && kernel_find(c.e, kept, &key) == NULL)
 			difference(&rd, &diffs, "stale in ternd: %s/%u is gone from the kernel", ip,
 				   routes[i].len);
+		if (routes[i].unplaced)
+			difference(&rd, &diffs, "not installed in the FIB (it has no room): %s/%u", ip,
+				   routes[i].len);
 		/* the FIB answers for the prefix's first address what the RIB's longest match says */
 		fib_nh = dp_fib_lookup(routes[i].prefix);
 		if (rib_route_lookup(routes[i].prefix, &best) == 0 && best.nh_id != fib_nh)

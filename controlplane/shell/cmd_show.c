@@ -380,7 +380,8 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 		{ "origin", NULL, "%-10s", R_STR }, { "prefix", NULL, "%-18s", R_STR },
 		{ "metric", NULL, "%lu", R_UINT }, { "table", NULL, "%lu", R_UINT },
 		{ "type", NULL, "%s", R_STR }, { "nexthop_id", NULL, "%lu", R_UINT },
-		{ "nexthop", NULL, "%s", R_STR }, { NULL, "", "%s", R_STR },
+		{ "nexthop", NULL, "%s", R_STR }, { "installed", NULL, "%s", R_BOOL },
+		{ NULL, "", "%s", R_STR },
 	};
 	const char *only_arg = cmd_arg(ctx, "prefix");
 	bool longer = cmd_arg(ctx, "longer-prefixes") != NULL;
@@ -411,9 +412,12 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 		if (rib_table_rank(ri[i].attrs.table) > 1)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line), " (table %u)",
 				 ri[i].attrs.table);
+		if (ri[i].unplaced)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " (not installed: the FIB is full)");
 		render_row(&r, (union render_val[]){ RS(route_origin(&ri[i])), RS(pfx),
 			   RU(ri[i].attrs.metric), RU(ri[i].attrs.table), RS(rib_nh_type_name(ri[i].nh.type)),
-			   RU(ri[i].nh_id), RS(desc), RS(line) });
+			   RU(ri[i].nh_id), RS(desc), RB(!ri[i].unplaced), RS(line) });
 		shown++;
 	}
 	render_table_end(&r);
@@ -435,6 +439,8 @@ static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 	render_uint(&r, "kernel_routes", "routes from the kernel   %10lu\n", c.routes[RIB_SRC_KERNEL]);
 	render_uint(&r, "adjacencies", "neighbour adjacencies    %10lu\n", c.routes[RIB_SRC_ADJACENCY]);
 	render_uint(&r, "alternates", "set aside (table, metric) %9lu\n", c.alternates);
+	render_uint(&r, "not_installed", c.unplaced ? "not installed (FIB full)  %9lu\n" : NULL,
+		    c.unplaced);
 	render_object_begin(&r, "by_type");
 	for (t = 0; t <= RIB_NH_GROUP; t++) {
 		render_text(&r, "  %-22s ", rib_nh_type_name(t));

@@ -390,7 +390,7 @@ static struct dp_fib_op route_op(uint32_t prefix, uint8_t len, bool del)
 
 /* Feeds the FIB batches of 65536 changes with apply (both copies, each batch) or stage. */
 static double feed_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n, bool del,
-			  int (*feed)(const struct dp_fib_op *, unsigned int))
+			  int (*feed)(struct dp_fib_op *, unsigned int))
 {
 	enum { BATCH = 65536 };
 	static struct dp_fib_op ops[BATCH];

@@ -193,12 +193,17 @@ static void test_nexthop_ids_are_reused(void **state)
 
 #define R 0xc6130600u		/* 198.19.6.0/24 and 198.19.7.0/24: the release cases' own */
 
-static uint32_t nh_of(uint32_t prefix)
+static uint32_t nh_of_len(uint32_t prefix, uint8_t len)
 {
 	struct rib_route_info r;
 
-	assert_int_equal(rib_route_get(prefix, 24, &r), 0);
+	assert_int_equal(rib_route_get(prefix, len, &r), 0);
 	return r.nh_id;
+}
+
+static uint32_t nh_of(uint32_t prefix)
+{
+	return nh_of_len(prefix, 24);
 }
 
 static void route_r(uint32_t prefix, bool del, struct rib_nh_spec nh)
@@ -275,6 +280,82 @@ static void test_a_change_after_a_failed_early_commit_is_kept(void **state)
 		assert_int_equal(rib_route_del(FILL + (i << 8), 32, RT_TABLE_MAIN, 0, NULL), 0);
 	assert_int_equal(rib_commit(), 0);
 	assert_int_equal(dp_fib_lookup(FILL), 0);
+}
+
+static bool unplaced(uint32_t prefix, uint8_t len)
+{
+	struct rib_route_info r;
+
+	assert_int_equal(rib_route_get(prefix, len, &r), 0);
+	return r.unplaced;
+}
+
+static unsigned int nb_unplaced(void)
+{
+	struct rib_counts c;
+
+	rib_counts(&c);
+	return c.unplaced;
+}
+
+/* A route the FIB refuses for want of room stays in the RIB marked not installed and counted;
+ * it waits (a change of its nexthop meanwhile included) and goes in, with the nexthop it then
+ * has, as soon as a commit leaves room; one withdrawn while it waits is no longer counted. */
+static void test_routes_the_fib_refused_wait_for_room(void **state)
+{
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+				     .table = RT_TABLE_MAIN };
+	struct rib_nh_spec gw = via(71), gw2 = via(72);
+	unsigned int n, i, before = nb_unplaced();
+	uint32_t w1, w2, w3;
+
+	assert_int_equal(rib_commit(), 0);
+	for (n = 0; n < 4000; n++) {	/* host routes, each in a /24 of its own, until one is refused */
+		assert_int_equal(rib_route_add(FILL + (n << 8), 32, &a, &gw, RIB_ADD_REPLACE), 0);
+		if (rib_commit() < 0)
+			break;
+	}
+	assert_true(n < 4000);
+	w1 = FILL + (n << 8);
+	w2 = FILL + ((n + 1) << 8);
+	w3 = FILL + ((n + 2) << 8);
+	assert_int_equal(rib_route_add(w2, 32, &a, &gw, RIB_ADD_REPLACE), 0);
+	assert_int_equal(rib_route_add(w3, 32, &a, &gw, RIB_ADD_REPLACE), 0);
+	assert_int_equal(rib_commit(), -ENOSPC);
+	assert_int_equal(nb_unplaced(), before + 3);
+	assert_true(unplaced(w1, 32) && unplaced(w2, 32) && unplaced(w3, 32));
+	assert_false(unplaced(FILL, 32));
+	assert_int_equal(dp_fib_lookup(w1), DP_NH_NONE);
+	/* a new nexthop while it waits: still waiting, the FIB untouched */
+	assert_int_equal(rib_route_add(w1, 32, &a, &gw2, RIB_ADD_REPLACE), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_true(unplaced(w1, 32));
+	assert_int_equal(dp_fib_lookup(w1), DP_NH_NONE);
+	/* withdrawn while it waits, then back: counted once */
+	assert_int_equal(rib_route_del(w3, 32, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(nb_unplaced(), before + 2);
+	assert_int_equal(rib_route_add(w3, 32, &a, &gw, RIB_ADD_REPLACE), 0);
+	assert_int_equal(rib_commit(), -ENOSPC);
+	assert_int_equal(nb_unplaced(), before + 3);
+	/* one group given back: the first to wait goes in, with its nexthop of now */
+	assert_int_equal(rib_route_del(FILL, 32, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_false(unplaced(w1, 32));
+	assert_int_equal(dp_fib_lookup(w1), nh_of_len(w1, 32));
+	assert_true(unplaced(w2, 32) && unplaced(w3, 32));
+	assert_int_equal(nb_unplaced(), before + 2);
+	/* two more: the rest go in */
+	assert_int_equal(rib_route_del(FILL + 256, 32, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_route_del(FILL + 512, 32, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(nb_unplaced(), before);
+	assert_int_equal(dp_fib_lookup(w2), nh_of_len(w2, 32));
+	assert_int_equal(dp_fib_lookup(w3), nh_of_len(w3, 32));
+	for (i = 3; i <= n + 2; i++)
+		assert_int_equal(rib_route_del(FILL + (i << 8), 32, RT_TABLE_MAIN, 0, NULL), 0);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(dp_fib_lookup(w1), DP_NH_NONE);
 }
 
 /* A worker stand-in: online on dp_rcu, it holds what it read until told to let go. */
@@ -739,6 +820,7 @@ int main(void)
 		cmocka_unit_test(test_members_replaced_in_place_outlive_the_readers_of_the_group),
 		cmocka_unit_test(test_a_group_that_failed_to_publish_is_not_found_again),
 		cmocka_unit_test(test_a_change_after_a_failed_early_commit_is_kept),
+		cmocka_unit_test(test_routes_the_fib_refused_wait_for_room),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-rib-%d", getpid());
