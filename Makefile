@@ -103,7 +103,7 @@ STATIC_DPDK := -Wl,--whole-archive -l:librte_bus_vdev.a -l:librte_net_null.a \
 	-l:librte_kvargs.a -l:librte_cfgfile.a -l:librte_pci.a -l:librte_net_bond.a -Wl,--end-group \
 	-l:libnuma.a -l:libfdt.a -l:libbsd.a -l:libmd.a -lm -ldl -lpthread -latomic
 
-.PHONY: all man format lint deps check-deps run test unit integration bench static-bench scaling rfc2544-quick asan fuzz fuzz-bins install deb clean
+.PHONY: all man format lint deps check-deps run test unit mutants integration bench static-bench scaling rfc2544-quick asan fuzz fuzz-bins install deb clean
 all: $(PROGRAMS)
 
 $(BUILD)/obj/%.o: %.c
@@ -161,6 +161,10 @@ run: check-deps
 
 unit: $(UNIT_BIN)
 	@TERN_TESTS=none tests/run-all.sh $(UNIT_BIN)
+
+# The tests of the safety mechanisms fail with each mechanism taken out (tests/run-mutants.sh).
+mutants: $(UNIT_BIN)
+	@tests/run-mutants.sh
 
 # TERN_TESTS='test_trace*' picks integration scripts by name
 integration: all

@@ -35,6 +35,9 @@ struct fib_lag fib_lag;
 static bool staging;
 
 static struct dp_fib_cost cost;
+/* After a switch, the token workers pass once none reads the copy it left (see grace_over). */
+static uint64_t grace_token;
+static bool grace_pending;
 
 void dp_fib_cost(struct dp_fib_cost *c)
 {
@@ -53,7 +56,7 @@ int dp_fib_init(unsigned int max_routes, int socket)
 	size_t s24 = (size_t)FIB_TBL24_ENTRIES * sizeof(uint32_t);
 	size_t s8 = (size_t)groups * FIB_GROUP_ENTRIES * sizeof(uint32_t);
 	char name[32];
-	int i;
+	int i, rc = -ENOMEM;
 
 	for (i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "tern_fib%d_tbl24", i);
@@ -61,7 +64,7 @@ int dp_fib_init(unsigned int max_routes, int socket)
 		snprintf(name, sizeof(name), "tern_fib%d_tbl8", i);
 		copies[i].tbl8 = rte_zmalloc_socket(name, s8, RTE_CACHE_LINE_SIZE, socket);
 		if (copies[i].tbl24 == NULL || copies[i].tbl8 == NULL)
-			return -ENOMEM;
+			goto fail;
 		dp_fib_tbl24[i] = copies[i].tbl24;
 		dp_fib_tbl8[i] = copies[i].tbl8;
 	}
@@ -70,10 +73,36 @@ int dp_fib_init(unsigned int max_routes, int socket)
 	fib_lag.bits = calloc(fib_lag.lines_max / 64 + 1, sizeof(*fib_lag.bits));
 	fib_lag.lines = malloc((size_t)fib_lag.lines_max * sizeof(*fib_lag.lines));
 	if (fib_lag.bits == NULL || fib_lag.lines == NULL)
-		return -ENOMEM;
+		goto fail;
 	memory = 2 * (s24 + s8) + (fib_lag.lines_max / 64 + 1) * sizeof(*fib_lag.bits) +
 		 (size_t)fib_lag.lines_max * sizeof(*fib_lag.lines);
-	return fib_update_init(max_routes, groups, socket);
+	if ((rc = fib_update_init(max_routes, groups, socket)) == 0)
+		return 0;
+fail:
+	dp_fib_fini();
+	return rc;
+}
+
+void dp_fib_fini(void)
+{
+	int i;
+
+	fib_update_fini();
+	for (i = 0; i < 2; i++) {
+		rte_free(copies[i].tbl24);
+		rte_free(copies[i].tbl8);
+		copies[i].tbl24 = NULL;
+		copies[i].tbl8 = NULL;
+		dp_fib_tbl24[i] = NULL;
+		dp_fib_tbl8[i] = NULL;
+	}
+	free(fib_lag.bits);
+	free(fib_lag.lines);
+	memset(&fib_lag, 0, sizeof(fib_lag));
+	dp_fib_active_idx = 0;
+	nb_groups = 0;
+	memory = 0;
+	staging = grace_pending = false;
 }
 
 /* Line l of copy c. */
@@ -103,8 +132,6 @@ static void warm_line(uint32_t l)
  * past. Waiting at the switch cost a route 30-45 ns of spinning
  * (bench/mirror_scale.sh), a worker's loop for each batch.
  */
-static uint64_t grace_token;
-static bool grace_pending;
 
 /* Whether no worker reads the copy the last switch left any more; waits for it if wait. */
 static bool grace_over(bool wait)

@@ -47,7 +47,10 @@ extern unsigned int dp_fib_active_idx;
 extern const uint32_t *dp_fib_tbl24[2];
 extern const uint32_t *dp_fib_tbl8[2];
 
+/* Makes the tables for max_routes routes; on failure, frees what it made. */
 int dp_fib_init(unsigned int max_routes, int socket);
+/* Frees the tables (no worker may read them any more). */
+void dp_fib_fini(void);
 /* Applies a batch atomically for readers: they see all of it or none. Each change the FIB
  * cannot make is marked refused and leaves the table as it was; the first one's error is
  * returned, and the others are made. */

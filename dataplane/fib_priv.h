@@ -29,6 +29,7 @@ enum fib_table {
 };
 
 int fib_update_init(unsigned int max_routes, unsigned int nb_groups, int socket);
+void fib_update_fini(void);
 /* Bytes of the routes' own records (the copies not counted). */
 size_t fib_update_memory(void);
 unsigned int fib_update_routes(void);
@@ -56,6 +57,7 @@ void fib_update_warm_covers(const struct dp_fib_op *ops, unsigned int n);
 
 /* The routes (fib_routes.c): prefix and depth to next hop. */
 int fib_routes_init(unsigned int max_routes, int socket);
+void fib_routes_fini(void);
 size_t fib_routes_memory(void);
 unsigned int fib_routes_count(void);
 unsigned int fib_routes_max(void);

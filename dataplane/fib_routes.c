@@ -66,9 +66,16 @@ int fib_routes_init(unsigned int max_routes, int socket)
 	return 0;
 }
 
+void fib_routes_fini(void)
+{
+	rte_free(slots);
+	slots = NULL;
+	mask = count = max = 0;
+}
+
 size_t fib_routes_memory(void)
 {
-	return ((size_t)mask + 1) * sizeof(*slots);
+	return slots ? ((size_t)mask + 1) * sizeof(*slots) : 0;
 }
 
 unsigned int fib_routes_count(void)

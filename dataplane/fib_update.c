@@ -82,6 +82,20 @@ int fib_update_init(unsigned int max_routes, unsigned int groups, int socket)
 	return 0;
 }
 
+void fib_update_fini(void)
+{
+	fib_routes_fini();
+	rte_free(cover24);
+	rte_free(cover8);
+	rte_free(group_routes);
+	rte_free(free_groups);
+	cover24 = free_groups = NULL;
+	cover8 = NULL;
+	group_routes = NULL;
+	nb_free = nb_groups = 0;
+	memory = 0;
+}
+
 size_t fib_update_memory(void)
 {
 	return memory + fib_routes_memory();

@@ -14,6 +14,7 @@
 #include <rte_eal.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
@@ -58,6 +59,67 @@ static void set_nh(uint32_t id, uint16_t v)
 				 .gw = rte_cpu_to_be_32(v) };
 
 	assert_int_equal(dp_nh_set(id, &nh, NULL), 0);
+}
+
+/* Takes all of EAL's heap it can, largest pieces first, into hog (n of them); returns n. */
+static unsigned int heap_hog(void **hog, unsigned int max)
+{
+	unsigned int n = 0;
+	size_t size;
+
+	for (size = 64u << 20; size >= 16; size /= 2)
+		while (n < max && (hog[n] = rte_malloc(NULL, size, 0)) != NULL)
+			n++;
+	return n;
+}
+
+static void heap_stats(size_t *used, size_t *largest_free)
+{
+	struct rte_malloc_socket_stats st;
+	unsigned int s;
+
+	*used = *largest_free = 0;
+	for (s = 0; s < rte_socket_count(); s++)
+		if (rte_malloc_get_socket_stats(rte_socket_id_by_idx(s), &st) == 0) {
+			*used += st.heap_allocsz_bytes;
+			*largest_free = RTE_MAX(*largest_free, st.greatest_free_size);
+		}
+}
+
+/*
+ * dp_fib_init that runs out of memory part of the way frees what it made:
+ * with EAL's heap taken but for pieces handed back one at a time, each
+ * attempt that fails leaves the heap as it found it (some after making their
+ * first tables), and the one that succeeds makes a working FIB.
+ */
+static void test_fib_init_that_fails_frees_what_it_made(void **state)
+{
+	static void *hog[1 << 16];
+	unsigned int n, i, partial = 0;
+	size_t used, free_before, after, ignored;
+	int rc = -ENOMEM;
+
+	dp_fib_fini();
+	n = heap_hog(hog, RTE_DIM(hog));
+	for (i = 0; i < n && rc < 0; i++) {
+		rte_free(hog[i]);
+		heap_stats(&used, &free_before);
+		rc = dp_fib_init(65536, SOCKET_ID_ANY);
+		if (rc == 0)
+			break;
+		assert_int_equal(rc, -ENOMEM);
+		heap_stats(&after, &ignored);
+		assert_int_equal(after, used);
+		/* room for the first table made: the failure came later */
+		partial += free_before > ((size_t)65 << 20);
+	}
+	for (; i < n; i++)
+		rte_free(hog[i]);
+	assert_int_equal(rc, 0);
+	assert_true(partial > 0);
+	assert_int_equal(dp_fib_add(NET, 24, 1), 0);
+	assert_int_equal(dp_fib_lookup(NET + 1), 1);
+	assert_int_equal(dp_fib_del(NET, 24), 0);
 }
 
 static void test_fib_lookup_answers_longest_prefix(void **state)
@@ -512,6 +574,7 @@ int main(void)
 	char *argv[] = { "test_fib", "--no-huge", "-m", "512", "--no-pci", "-l", "0,1",
 			 "--file-prefix", prefix, "--log-level", "error", NULL };
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fib_init_that_fails_frees_what_it_made),
 		cmocka_unit_test(test_fib_lookup_answers_longest_prefix),
 		cmocka_unit_test(test_fib_tbl24_is_where_the_lookup_reads),
 		cmocka_unit_test(test_fib_long_routes_flapping_under_a_same_nexthop_cover),

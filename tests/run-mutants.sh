@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# A test of a safety mechanism (a grace period, a wait, a cleanup) must fail without it. Each
+# mutant below takes one mechanism out of a copy of the tree (exact text replaced, which must
+# be found once), rebuilds the unit tests that guard it, and counts as killed when one of them
+# fails (or runs past its time). Any mutant left alive fails the run.
+#
+#   tests/run-mutants.sh [name...]     (make mutants: every one)
+set -u
+cd "$(dirname "$0")/.."
+root=$PWD
+BUILD=${BUILD:-build}
+
+# Each mutant: a name, the file, the text taken out, the text put in ('\n' and '\t' in them are
+# a newline and a tab), and the unit tests of which one must then fail ('-': only in a pair).
+names=() files=() olds=() news=() tests=()
+mutant() {
+	names+=("$1") files+=("$2") olds+=("$3") news+=("$4")
+	shift 4
+	tests+=("$*")
+}
+mutant fib-grace dataplane/fib.c 'if (!grace_pending)\n\t\treturn true;' \
+	'if (true)\n\t\treturn true;' test_fib_readers
+mutant nexthop-deferred-free dataplane/nexthop.c 'dp_rcu_defer_free(old, nh_free);' \
+	'nh_free(old);' test_fib_readers
+mutant rib-aside-token controlplane/mirror/rib_nexthop.c \
+	'rte_rcu_qsbr_check(dp_rcu, aside_token, true);' '(void)aside_token;' test_rib_readers
+mutant rib-released-twice controlplane/mirror/rib_nexthop.c \
+	'o->refcnt != 0 || o->released_at > aside_seq)' 'o->refcnt != 0)' test_rib
+mutant rib-unplaced-offer controlplane/mirror/rib_fib.c \
+	'rib_unplaced_count() > 0 && rib_unplaced_offer(batch_max) > 0' 'false' test_rib
+mutant fib-init-cleanup dataplane/fib.c 'fail:\n\tdp_fib_fini();' 'fail:' test_fib
+mutant rib-reclaim-settle controlplane/mirror/rib_fib.c '\tdp_fib_settle();\n\tt = rte_rdtsc();' \
+	'\tt = rte_rdtsc();' -
+# The reclaim's settle and the aside token each cover what the other does when a commit
+# switched the FIB's copies: taken out together, a reader of released ids is caught.
+pairs=('rib-reclaim-settle+rib-aside-token test_rib_readers')
+
+work=$(mktemp -d /tmp/tern-mutants.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+git ls-files -z --cached --others --exclude-standard | xargs -0 cp --parents -a -t "$work"
+mkdir -p "$work/$BUILD"
+for d in obj dpdk; do
+	[ -d "$BUILD/$d" ] && cp -a "$BUILD/$d" "$work/$BUILD/"
+done
+
+index_of() {
+	local i
+	for i in "${!names[@]}"; do
+		[ "${names[$i]}" = "$1" ] && { echo "$i"; return 0; }
+	done
+	echo "no mutant named $1" >&2
+	return 1
+}
+
+# Replaces, in the copy, the text of mutant $1 (or puts its file back with "undo").
+mutate() {
+	local i file
+	i=$(index_of "$1") || return 1
+	file=${files[$i]}
+	# put back newer than the mutant's object, which make then builds again
+	[ "${2:-}" = undo ] && { cp "$root/$file" "$work/$file"; return 0; }
+	python3 -c '
+import sys
+path, old, new = sys.argv[1:4]
+unesc = lambda t: t.replace("\\n", "\n").replace("\\t", "\t")
+old, new = unesc(old), unesc(new)
+text = open(path).read()
+if text.count(old) != 1:
+    sys.exit(f"{path}: the text to take out is there {text.count(old)} times, not once")
+open(path, "w").write(text.replace(old, new))
+' "$work/$file" "${olds[$i]}" "${news[$i]}"
+}
+
+# Builds and runs the tests; 0 when one of them fails (the mutant is killed).
+killed() {
+	local t bins=()
+	for t in "$@"; do bins+=("$BUILD/tests/$t"); done
+	if ! make -C "$work" --no-print-directory -s "${bins[@]}" >"$work/build.log" 2>&1; then
+		echo "  the mutant does not build: $(tail -1 "$work/build.log")"
+		return 1
+	fi
+	for t in "$@"; do
+		if ! (cd "$work" && timeout 120 "$BUILD/tests/$t" >"$work/$t.log" 2>&1); then
+			echo "  killed by $t: $(grep -m1 -oE 'FAILED  \] test_.*' "$work/$t.log")" \
+				"$(grep -m1 -oE 'broke the rule: first, .*' "$work/$t.log")"
+			return 0
+		fi
+	done
+	return 1
+}
+
+alive=0 ran=0
+run_one() {	# mutant names joined by +, then the tests
+	local list=$1 n
+	shift
+	echo "mutant $list: $*"
+	for n in ${list//+/ }; do
+		mutate "$n" || { alive=$((alive + 1)); return; }
+	done
+	ran=$((ran + 1))
+	if ! killed "$@"; then
+		echo "  ALIVE: the tests pass without it"
+		alive=$((alive + 1))
+	fi
+	for n in ${list//+/ }; do
+		mutate "$n" undo
+	done
+}
+
+selected=("$@")
+wanted() { [ ${#selected[@]} -eq 0 ] || [[ " ${selected[*]} " == *" $1 "* ]]; }
+for i in "${!names[@]}"; do
+	[ "${tests[$i]}" = - ] && continue
+	wanted "${names[$i]}" || continue
+	read -ra t <<<"${tests[$i]}"
+	run_one "${names[$i]}" "${t[@]}"
+done
+for p in "${pairs[@]}"; do
+	read -ra t <<<"$p"
+	wanted "${t[0]}" || continue
+	run_one "${t[@]}"
+done
+echo "$ran mutant(s), $alive alive"
+[ "$alive" -eq 0 ]
