@@ -116,6 +116,9 @@ void mirror_route_refresh(const struct nl_route *r);
 /* ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1. */
 uint32_t mirror_port_ifindex(unsigned int port);
 int mirror_ifindex_port(uint32_t ifindex);
+/* Moves each time a port goes administratively up or down, or an address comes or goes:
+ * what depends on them (the static configuration) looks again when it has moved. */
+uint64_t mirror_links_gen(void);
 /* Drops what the RIB holds of port (its routes, addresses and neighbours) and its kernel
  * interface's ifindex, for a sub-interface being removed; returns the routes dropped. */
 unsigned int mirror_port_forget(unsigned int port);

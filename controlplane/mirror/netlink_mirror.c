@@ -17,6 +17,12 @@
 #include "kni/exception.h"
 
 static uint32_t port_ifindex[DP_MAX_PORTS];
+static uint64_t links_gen;
+
+uint64_t mirror_links_gen(void)
+{
+	return links_gen;
+}
 
 uint32_t mirror_port_ifindex(unsigned int port)
 {
@@ -149,11 +155,15 @@ static void apply_link(const struct nl_msg *m)
 	if (m->del) {
 		nhobj_link_down(l->ifindex);
 		port_ifindex[i] = 0;
+		links_gen++;
 		return;
 	}
+	if (port_ifindex[i] != l->ifindex)
+		links_gen++;
 	port_ifindex[i] = l->ifindex;
 	p = &dp.ports[i];
 	if (l->up != p->admin_up) {
+		links_gen++;
 		p->admin_up = l->up;
 		dp_port_map.up[i] = l->up;
 		TERN_LOG(rib, NOTICE, "%s is administratively %s: forwarding %s", p->name,
@@ -176,6 +186,7 @@ static void apply_addr(const struct nl_msg *m, struct nl_stats *st)
 
 	if (port < 0)
 		return;
+	links_gen++;
 	if (m->del)
 		rib_addr_del(port, m->addr.ip, m->addr.len);
 	else if (rib_addr_add(port, m->addr.ip, m->addr.len) < 0 && ++st->addrs_refused)

@@ -19,6 +19,7 @@
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/render.h"
+#include "controlplane/shell/statics.h"
 #include "dataplane/bond.h"
 #include "dataplane/dp.h"
 #include "dataplane/vlan.h"
@@ -374,6 +375,40 @@ static const char *route_origin(const struct rib_route_info *r)
 	return rib_kproto_name(r->attrs.kproto);
 }
 
+/* The configured static routes none of whose next hops can be in the kernel now (their
+ * interfaces are down), as rows of show ip route; returns how many. */
+static unsigned int inactive_statics(struct render *r, uint32_t only, uint8_t only_len,
+				     bool longer, bool filter)
+{
+	const struct static_route *st;
+	unsigned int n = statics_routes(&st), i, h, shown = 0;
+	uint32_t m = only_len ? ~0u << (32 - only_len) : 0;
+	char pfx[24], desc[512], line[600], gw[16];
+
+	for (i = 0; i < n; i++) {
+		if (st[i].active || st[i].type != RTN_UNICAST)
+			continue;
+		if (filter && (longer ? st[i].len < only_len || (st[i].prefix & m) != (only & m)
+				      : st[i].len != only_len || st[i].prefix != (only & m)))
+			continue;
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(st[i].prefix), st[i].len);
+		desc[0] = '\0';
+		for (h = 0; h < st[i].nb_hops; h++) {
+			const struct static_hop *hp = &st[i].hops[h];
+
+			cmd_fmt_ip(hp->gw, gw, sizeof(gw));
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "%s%s%s", h ? ", " : "",
+				 hp->gw ? "via " : "dev ", hp->gw ? gw : dp.ports[hp->port].name);
+		}
+		snprintf(line, sizeof(line), "%-10s %-18s %s (inactive: no next hop is up)", "static",
+			 pfx, desc);
+		render_row(r, (union render_val[]){ RS("static"), RS(pfx), RU(st[i].metric),
+			   RU(RT_TABLE_MAIN), RS("inactive"), RU(0), RS(desc), RB(false), RS(line) });
+		shown++;
+	}
+	return shown;
+}
+
 static int cmd_show_ip_route(struct cmd_ctx *ctx)
 {
 	static const struct render_col cols[] = {
@@ -420,6 +455,8 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 			   RU(ri[i].nh_id), RS(desc), RB(!ri[i].unplaced), RS(line) });
 		shown++;
 	}
+	shown += inactive_statics(&r, only_arg ? only : 0, only_arg ? only_len : 0, longer,
+				  only_arg != NULL);
 	render_table_end(&r);
 	if (only_arg && shown == 0)
 		render_text(&r, "%% No route %s %s\n", longer ? "within" : "for", only_arg);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Builds the running configuration from the mirrored state and diffs two configurations. */
+/* Builds the running configuration (the ports as they are, the static configuration as kept) and diffs two configurations. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +11,7 @@
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/running_config.h"
+#include "controlplane/shell/statics.h"
 #include "dataplane/dp.h"
 #include "dataplane/ip4.h"
 
@@ -63,7 +64,7 @@ static void interface_section(struct outbuf *out, unsigned int i)
 	ob_printf(out, "!\n");
 }
 
-static void route_line(struct outbuf *out, const struct rib_route_info *r, const char *target,
+static void route_line(struct outbuf *out, const struct static_route *r, const char *target,
 		       unsigned int weight)
 {
 	char pfx[24], metric[12], w[12];
@@ -71,8 +72,8 @@ static void route_line(struct outbuf *out, const struct rib_route_info *r, const
 	unsigned int n = 2;
 
 	snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(r->prefix), r->len);
-	if (r->attrs.metric) {
-		snprintf(metric, sizeof(metric), "%u", r->attrs.metric);
+	if (r->metric) {
+		snprintf(metric, sizeof(metric), "%u", r->metric);
 		words[n++] = (struct cmd_word){ "distance", metric };
 	}
 	if (weight > 1) {
@@ -82,53 +83,60 @@ static void route_line(struct outbuf *out, const struct rib_route_info *r, const
 	cmd_line(out, CMD_MODE_CONFIG, "ip route", words, n);
 }
 
-static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
+static const char *drop_name(uint8_t type)
 {
-	return a->port == b->port && a->gw == b->gw;
+	return type == RTN_BLACKHOLE ? "blackhole" : type == RTN_UNREACHABLE ? "unreachable" :
+	       "prohibit";
 }
 
-static void hop_name(const struct rib_hop *h, char *buf, size_t len)
+static int static_cmp(const void *a, const void *b)
 {
-	if (h->gw)
-		cmd_fmt_ip(h->gw, buf, len);
-	else
-		snprintf(buf, len, "%s", dp.ports[h->port].name);
+	const struct static_route *x = *(const struct static_route *const *)a;
+	const struct static_route *y = *(const struct static_route *const *)b;
+
+	if (x->prefix != y->prefix)
+		return x->prefix < y->prefix ? -1 : 1;
+	if (x->len != y->len)
+		return (int)x->len - (int)y->len;
+	return x->metric < y->metric ? -1 : x->metric > y->metric;
 }
 
-/* A static route as the lines that make it: an ECMP route one line a member, with its weight
- * (the RIB holds a weight-w member w times). */
-static void static_route_lines(struct outbuf *out, const struct rib_route_info *r)
+/* The static routes as configured (whether the kernel holds them now or not), in prefix
+ * order: an ECMP route one line a member, with its weight. */
+static void static_routes(struct outbuf *out)
 {
-	const struct rib_nh_spec *nh = &r->nh;
+	const struct static_route *all, **sorted;
+	unsigned int n = statics_routes(&all), i, h;
 	char name[16];
-	unsigned int i, j, w;
 
-	if (nh->type == RIB_NH_GATEWAY || nh->type == RIB_NH_CONNECTED) {
-		hop_name(&nh->hop, name, sizeof(name));
-		route_line(out, r, name, 1);
+	sorted = calloc(n ? n : 1, sizeof(*sorted));
+	if (sorted == NULL)
 		return;
+	for (i = 0; i < n; i++)
+		sorted[i] = &all[i];
+	qsort(sorted, n, sizeof(*sorted), static_cmp);
+	for (i = 0; i < n; i++) {
+		const struct static_route *r = sorted[i];
+
+		if (r->type != RTN_UNICAST) {
+			route_line(out, r, drop_name(r->type), 1);
+			continue;
+		}
+		for (h = 0; h < r->nb_hops; h++) {
+			if (r->hops[h].gw)
+				cmd_fmt_ip(r->hops[h].gw, name, sizeof(name));
+			else
+				snprintf(name, sizeof(name), "%s", dp.ports[r->hops[h].port].name);
+			route_line(out, r, name, r->hops[h].weight);
+		}
 	}
-	if (nh->type != RIB_NH_GROUP) {
-		route_line(out, r, rib_nh_type_name(nh->type), 1);
-		return;
-	}
-	for (i = 0; i < nh->nb_members; i++) {
-		for (j = 0; j < i && !same_hop(&nh->members[j], &nh->members[i]); j++)
-			;
-		if (j < i)
-			continue;	/* written with its first appearance */
-		for (w = 0, j = i; j < nh->nb_members; j++)
-			w += same_hop(&nh->members[j], &nh->members[i]);
-		hop_name(&nh->members[i], name, sizeof(name));
-		route_line(out, r, name, w);
-	}
+	free(sorted);
 }
 
 void running_config(struct outbuf *out)
 {
-	struct rib_route_info *r;
-	const struct rib_neigh *nb;
-	unsigned int n, i, nn = rib_neighs(&nb);
+	const struct static_arp *arp;
+	unsigned int i, na = statics_arps(&arp);
 	char ip[16];
 
 	ob_printf(out, "! tern running configuration\n!\n");
@@ -138,22 +146,14 @@ void running_config(struct outbuf *out)
 	}
 	DP_FOREACH_IFACE(i)
 		interface_section(out, i);
-	if (rib_routes_sorted(&r, &n, true) == 0) {
-		for (i = 0; i < n; i++)
-			if (r[i].attrs.src == RIB_SRC_KERNEL && r[i].attrs.kproto == RTPROT_STATIC &&
-			    r[i].attrs.table == RT_TABLE_MAIN)
-				static_route_lines(out, &r[i]);
-		free(r);
-	}
-	for (i = 0; i < nn; i++) {
+	static_routes(out);
+	for (i = 0; i < na; i++) {
 		char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-		if (!nb[i].permanent)
-			continue;
-		cmd_fmt_ip(nb[i].ip, ip, sizeof(ip));
-		rte_ether_format_addr(mac, sizeof(mac), &nb[i].mac);
+		cmd_fmt_ip(arp[i].ip, ip, sizeof(ip));
+		rte_ether_format_addr(mac, sizeof(mac), &arp[i].mac);
 		cmd_line(out, CMD_MODE_CONFIG, "arp", (struct cmd_word[]){ { "address", ip }, { "mac", mac },
-			 { "interface", dp.ports[nb[i].port].name } }, 3);
+			 { "interface", dp.ports[arp[i].port].name } }, 3);
 	}
 	ob_printf(out, "!\nend\n");
 }

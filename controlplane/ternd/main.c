@@ -25,6 +25,7 @@
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/cmd_config.h"
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/statics.h"
 #include "controlplane/shell/store.h"
 #include "controlplane/ternd/api_server.h"
 #include "controlplane/ternd/config.h"
@@ -302,6 +303,7 @@ static void tick(void)
 	dp_bond_sync();
 	memif_channel_guard_sweep();
 	dp_rcu_reclaim();
+	statics_tick();		/* after a link or address change: what the kernel dropped goes back */
 	cmd_trace_tick();
 	rates_tick();
 	api_server_tick();
