@@ -89,10 +89,11 @@ static const char *drop_name(uint8_t type)
 	       "prohibit";
 }
 
-static int static_cmp(const void *a, const void *b)
+static int static_cmp(const void *a, const void *b, void *arg)
 {
-	const struct static_route *x = *(const struct static_route *const *)a;
-	const struct static_route *y = *(const struct static_route *const *)b;
+	const struct static_route *all = arg;
+	const struct static_route *x = &all[*(const unsigned int *)a];
+	const struct static_route *y = &all[*(const unsigned int *)b];
 
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix ? -1 : 1;
@@ -105,18 +106,18 @@ static int static_cmp(const void *a, const void *b)
  * order: an ECMP route one line a member, with its weight. */
 static void static_routes(struct outbuf *out)
 {
-	const struct static_route *all, **sorted;
-	unsigned int n = statics_routes(&all), i, h;
+	const struct static_route *all;
+	unsigned int n = statics_routes(&all), i, h, *order;
 	char name[16];
 
-	sorted = calloc(n ? n : 1, sizeof(*sorted));
-	if (sorted == NULL)
+	order = calloc(n ? n : 1, sizeof(*order));
+	if (order == NULL)
 		return;
 	for (i = 0; i < n; i++)
-		sorted[i] = &all[i];
-	qsort(sorted, n, sizeof(*sorted), static_cmp);
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), static_cmp, (void *)all);
 	for (i = 0; i < n; i++) {
-		const struct static_route *r = sorted[i];
+		const struct static_route *r = &all[order[i]];
 
 		if (r->type != RTN_UNICAST) {
 			route_line(out, r, drop_name(r->type), 1);
@@ -130,7 +131,7 @@ static void static_routes(struct outbuf *out)
 			route_line(out, r, name, r->hops[h].weight);
 		}
 	}
-	free(sorted);
+	free(order);
 }
 
 void running_config(struct outbuf *out)
