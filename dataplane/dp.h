@@ -47,7 +47,8 @@ struct dp_port {
 	uint16_t nb_rxq;
 	uint16_t nb_txq;
 	uint16_t mtu;
-	uint16_t base_mtu;		/* the MTU the configuration file gave */
+	uint16_t base_mtu;		/* the MTU the configuration file gave (a sub-interface: its port's) */
+	uint16_t conf_mtu;		/* the operator's (mtu, or the kernel interface's); 0: none */
 	uint16_t mtu_refused;		/* the last MTU asked of the port and refused; 0: none */
 	int socket;
 	struct rte_ether_addr mac;

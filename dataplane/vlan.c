@@ -156,7 +156,7 @@ int dp_vlan_add(const char *name, unsigned int parent, const struct dp_vlan_enca
 	snprintf(p->name, sizeof(p->name), "%s", name);
 	memcpy(p->dev, pp->name, sizeof(pp->name));	/* its port's name */
 	p->mtu = pp->mtu;
-	p->base_mtu = pp->mtu;
+	p->base_mtu = pp->base_mtu;
 	p->socket = pp->socket;
 	p->mac = pp->mac;
 	p->pool = pp->pool;

@@ -83,8 +83,9 @@ unsigned int mirror_port_forget(unsigned int port)
 	return routes;
 }
 
-/* A sub-interface's MTU is at most its port's, as in Linux: those above it follow it down,
- * and so do their kernel interfaces. */
+/* A sub-interface's MTU is the one configured (or its port's from the configuration file), at
+ * most its port's as in Linux: it follows its port down, and back up as far as configured; so
+ * do their kernel interfaces. */
 static void subifs_follow(unsigned int port)
 {
 	uint16_t mtu = dp.ports[port].mtu;
@@ -92,15 +93,21 @@ static void subifs_follow(unsigned int port)
 
 	DP_FOREACH_IFACE(i) {
 		struct dp_port *c = &dp.ports[i];
+		uint16_t want = c->conf_mtu ? c->conf_mtu : c->base_mtu;
 
-		if (c->kind != DP_PORT_VLAN || c->parent != port || c->mtu <= mtu)
+		if (c->kind != DP_PORT_VLAN || c->parent != port)
 			continue;
-		c->mtu = mtu;
+		want = want < mtu ? want : mtu;
+		if (c->mtu == want)
+			continue;
+		c->mtu = want;
 		rib_port_changed(i);
-		TERN_LOG(rib, NOTICE, "%s: MTU %u, its port's", c->name, mtu);
-		if (port_ifindex[i] != 0 && nlr_link(port_ifindex[i], -1, mtu) < 0)
+		TERN_LOG(rib, NOTICE, "%s: MTU %u%s", c->name, want,
+			 want == mtu && want != (c->conf_mtu ? c->conf_mtu : c->base_mtu) ?
+			 ", its port's" : "");
+		if (port_ifindex[i] != 0 && nlr_link(port_ifindex[i], -1, want) < 0)
 			TERN_LOG(rib, WARNING, "%s: its kernel interface could not be given MTU %u",
-				 c->name, mtu);
+				 c->name, want);
 	}
 }
 
@@ -133,8 +140,10 @@ static void apply_mtu(unsigned int i, const struct nl_link *l)
 	char why[192];
 	int rc;
 
-	if (mirror_port_mtu(i, l->mtu, why, sizeof(why)) == 0)
+	if (mirror_port_mtu(i, l->mtu, why, sizeof(why)) == 0) {
+		p->conf_mtu = l->mtu;	/* set on the kernel interface: configured there */
 		return;
+	}
 	rc = nlr_link(l->ifindex, -1, p->mtu);
 	TERN_LOG(rib, WARNING, "%s: the port refuses MTU %u: %s; it keeps MTU %u%s", p->name,
 		 l->mtu, why, p->mtu, rc < 0 ? ", and its kernel interface could not be set back to it" :

@@ -160,11 +160,13 @@ static int cmd_no_shutdown(struct cmd_ctx *ctx)
 
 /*
  * The port first, then the kernel: an MTU the port cannot take is refused here with the
- * driver's range, and the kernel interface, which routing daemons read, never shows it.
+ * driver's range, and the kernel interface, which routing daemons read, never shows it. A
+ * sub-interface keeps the MTU configured even above its port's, and runs at its port's until
+ * the port goes up to it. mtu 0: back to the configuration file's (no mtu).
  */
 static int mtu_change(struct cmd_ctx *ctx, uint32_t mtu)
 {
-	uint32_t ifindex;
+	uint32_t ifindex, run;
 	struct dp_port *p;
 	unsigned int i;
 	uint16_t old;
@@ -175,16 +177,20 @@ static int mtu_change(struct cmd_ctx *ctx, uint32_t mtu)
 		return -ENODEV;
 	i = p - dp.ports;
 	old = p->mtu;
-	if (mtu != old && (rc = mirror_port_mtu(i, mtu, why, sizeof(why))) < 0)
+	run = mtu ? mtu : p->base_mtu;
+	if (p->kind == DP_PORT_VLAN && run > dp.ports[p->parent].mtu)
+		run = dp.ports[p->parent].mtu;
+	if (run != old && (rc = mirror_port_mtu(i, run, why, sizeof(why))) < 0)
 		return cmd_error(ctx, rc, "%% %s cannot take MTU %u: %s; it keeps MTU %u", p->name,
-				 mtu, why, old);
-	rc = nlr_link(ifindex, -1, mtu);
+				 run, why, old);
+	rc = nlr_link(ifindex, -1, run);
 	if (rc < 0) {
-		if (mtu != old)
+		if (run != old)
 			mirror_port_mtu(i, old, why, sizeof(why));
-		return cmd_error(ctx, rc, "%% The kernel refused MTU %u on %s: %s", mtu, p->name,
+		return cmd_error(ctx, rc, "%% The kernel refused MTU %u on %s: %s", run, p->name,
 				 strerror(-rc));
 	}
+	p->conf_mtu = mtu;
 	netlink_drain();
 	return 0;
 }
@@ -204,9 +210,7 @@ static int cmd_mtu(struct cmd_ctx *ctx)
 
 static int cmd_no_mtu(struct cmd_ctx *ctx)
 {
-	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
-
-	return mtu_change(ctx, p ? p->base_mtu : 1500);
+	return mtu_change(ctx, 0);
 }
 
 static int cmd_description(struct cmd_ctx *ctx)

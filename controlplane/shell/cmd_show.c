@@ -141,6 +141,10 @@ static void iface_render(struct render *r, unsigned int i)
 	}
 	render_str(r, "mac", "  MAC %s, ", row.mac);
 	render_uint(r, "mtu", "MTU %lu, ", row.p->mtu);
+	if (row.p->conf_mtu && row.p->conf_mtu != row.p->mtu)
+		render_uint(r, "mtu_configured", row.p->kind == DP_PORT_VLAN ?
+			    "(configured %lu, above its port's), " : "(configured %lu), ",
+			    row.p->conf_mtu);
 	render_uint(r, "speed_mbps", "speed %lu Mb/s, ", row.speed);
 	render_uint(r, "rx_queues", "%lu rx / ", row.p->nb_rxq);
 	render_uint(r, "tx_queues", "%lu tx queues\n", row.p->nb_txq);

@@ -55,8 +55,8 @@ static void interface_section(struct outbuf *out, unsigned int i)
 		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(mine[a].ip), mine[a].len);
 		cmd_line(out, CMD_MODE_CONFIG_IF, "ip address", &(struct cmd_word){ "address", pfx }, 1);
 	}
-	if (p->mtu != p->base_mtu) {
-		snprintf(mtu, sizeof(mtu), "%u", p->mtu);
+	if (p->conf_mtu && p->conf_mtu != p->base_mtu) {	/* as configured, not as capped */
+		snprintf(mtu, sizeof(mtu), "%u", p->conf_mtu);
 		cmd_line(out, CMD_MODE_CONFIG_IF, "mtu", &(struct cmd_word){ "mtu", mtu }, 1);
 	}
 	if (!p->admin_up)

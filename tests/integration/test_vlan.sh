@@ -46,13 +46,28 @@ out=$(ip netns exec "$H2" ping -c 5 -i 0.2 -W 1 198.18.101.2)
 check "and the QinQ host" grep -q " 0% packet loss" <<<"$out"
 check "the VLAN hosts' replies reach h2 without a tag" grep -q "bytes from 198.18.101.2" <<<"$out"
 
-tern_cli -c "configure terminal" -c "interface dp0" -c "mtu 1400" -c "end" >/dev/null
 kmtu() { ip -n "$R" -j link show "$1" | json_field 'j[0]["mtu"]'; }
-check "dp0 set to MTU 1400 takes its sub-interfaces down with it, kernel interfaces too" \
-	[ "$(if_counter dp0.100 mtu)/$(kmtu dp0.100)/$(if_counter dp0.1020 mtu)" = 1400/1400/1400 ]
-o=$(tern_cli -c "configure terminal" -c "interface dp0.100" -c "mtu 1500" 2>&1)
-check "a sub-interface takes no MTU above its port's: $o" grep -qF "a sub-interface takes MTU 68 to its port's (dp0: 1400)" <<<"$o"
+mtus() { echo "$(if_counter dp0.100 mtu)/$(kmtu dp0.100)/$(if_counter dp0.1020 mtu)/$(kmtu dp0.1020)"; }
+subif_mtu_lines() { tern_cli -c "show running-config" | awk '/^interface / { i = $2 ~ /\./ ? $2 : "" } /^ mtu/ && i { print i $0 }'; }
+tern_cli -c "configure terminal" -c "interface dp0.100" -c "mtu 1400" -c "end" >/dev/null
+tern_cli -c "configure terminal" -c "interface dp0" -c "mtu 1300" -c "end" >/dev/null
+check "dp0 set to MTU 1300 takes its sub-interfaces down with it, kernel interfaces too: $(mtus)" \
+	[ "$(mtus)" = 1300/1300/1300/1300 ]
+check "show interfaces gives dp0.100's configured MTU beside the one it runs" \
+	grep -q "MTU 1300, (configured 1400, above its port's)" <<<"$(tern_cli -c "show interfaces dp0.100")"
+check "the running-config keeps what was configured: $(subif_mtu_lines | tr '\n' ';')" \
+	[ "$(subif_mtu_lines)" = "dp0.100 mtu 1400" ]
 tern_cli -c "configure terminal" -c "interface dp0" -c "no mtu" -c "end" >/dev/null
+check "dp0 back to 1500: dp0.100 goes back to its 1400, dp0.1020 to 1500: $(mtus)" \
+	[ "$(mtus)" = 1400/1400/1500/1500 ]
+check "and the running-config still holds only dp0.100's mtu 1400" [ "$(subif_mtu_lines)" = "dp0.100 mtu 1400" ]
+o=$(tern_cli -c "configure terminal" -c "interface dp0.1020" -c "mtu 1600" -c "end" 2>&1)
+check "a sub-interface configured above its port's runs at its port's: $o $(mtus)" \
+	[ -z "$o" ] && [ "$(mtus)" = 1400/1400/1500/1500 ]
+tern_cli -c "configure terminal" -c "interface dp0.100" -c "no mtu" -c "exit" \
+	-c "interface dp0.1020" -c "no mtu" -c "end" >/dev/null
+check "no mtu: both follow their port again, no mtu line: $(mtus)" \
+	[ "$(mtus)/$(subif_mtu_lines)" = 1500/1500/1500/1500/ ]
 
 dmac=$(port_mac dp0)
 drops=$(err_counter drop_unknown_vlan)
