@@ -135,6 +135,9 @@ static inline bool dp_port_in_use(unsigned int i)
 int dp_port_stats_get(const struct dp_port *p, struct dp_port_stats *st);
 void dp_port_stats_reset(const struct dp_port *p);
 bool dp_port_link_up(const struct dp_port *p, uint32_t *speed_mbps);
+/* Control thread, each tick: notes which ports' links are down, so that nothing is sent out
+ * of them (dp_port_egress_ok); returns how many changed. */
+unsigned int dp_port_links_refresh(void);
 /* Sets the port's MTU and records it, or leaves both as they were and returns a negative
  * errno with why in err: what the driver refuses, or a frame larger than the packet
  * buffers ternd made at start (sized from the largest [port] mtu of ternd.conf). */

@@ -12,6 +12,7 @@
 #include <rte_mbuf.h>
 
 #include "dataplane/nexthop.h"
+#include "dataplane/node.h"
 
 /* Whether the flow has ports: TCP, UDP or SCTP, unfragmented, and a datagram that holds
  * them (the bytes after a shorter one are not its own). */
@@ -52,6 +53,31 @@ static inline unsigned int ecmp_pick(uint32_t hash, unsigned int nb_members)
 }
 
 /*
+ * The member of g the flow of hash takes: of all members, or, when that one's port cannot
+ * send (its link is down), of those whose port can, so that the flows of a member that goes
+ * down spread over the others at once and the others' flows stay where they were. With no
+ * member up, the first choice (ip4_forward answers it with ICMP).
+ */
+static inline const struct dp_nexthop *ecmp_member_live(const struct dp_nexthop *g, uint32_t hash)
+{
+	const struct dp_nexthop *nh = dp_nh_get(g->members[ecmp_pick(hash, g->nb_members)]);
+	const struct dp_nexthop *live[DP_NH_GROUP_MAX];
+	unsigned int i, n = 0;
+
+	if (likely(nh->kind != DP_NH_FORWARD || dp_port_egress_ok(nh->port)))
+		return nh;
+	for (i = 0; i < g->nb_members; i++) {
+		const struct dp_nexthop *m = dp_nh_get(g->members[i]);
+
+		if (m->kind != DP_NH_FORWARD || dp_port_egress_ok(m->port))
+			live[n++] = m;
+	}
+	/* hashed again: the flows that picked this member are one slice of the hash's range,
+	 * which the same pick over fewer members would give to one or two of them only */
+	return n ? live[ecmp_pick(rte_hash_crc_4byte(hash, 0x646f776e), n)] : nh;
+}
+
+/*
  * The member of group g that the flow of m takes (ip: its IPv4 header, in m's first
  * segment). The ports are read wherever they are: a frame whose first segment ends at its
  * IPv4 header hashes as the same frame in one segment does.
@@ -66,7 +92,7 @@ static inline const struct dp_nexthop *ecmp_member(const struct dp_nexthop *g,
 	if (ecmp_has_ports(ip))
 		ports = rte_pktmbuf_read(m, (const uint8_t *)ip - rte_pktmbuf_mtod(m, const uint8_t *) +
 					 rte_ipv4_hdr_len(ip), sizeof(buf), &buf);
-	return dp_nh_get(g->members[ecmp_pick(ecmp_hash(ip, ports), g->nb_members)]);
+	return ecmp_member_live(g, ecmp_hash(ip, ports));
 }
 
 #endif

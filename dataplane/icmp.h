@@ -12,6 +12,7 @@
 #define DP_ICMP_ERRORS(X)                                                               \
 	X(icmp_net_unreachable, 3, 0, "no route: ICMP net unreachable sent")            \
 	X(icmp_host_unreachable, 3, 1, "unreachable route: ICMP host unreachable sent") \
+	X(icmp_nexthop_down, 3, 1, "next hop's interface shut or its link down: ICMP host unreachable sent") \
 	X(icmp_admin_prohibited, 3, 13, "prohibit route: ICMP administratively prohibited sent") \
 	X(icmp_frag_needed, 3, 4, "larger than the egress MTU with DF: ICMP fragmentation needed sent") \
 	X(icmp_time_exceeded, 11, 0, "TTL expired in transit: ICMP time exceeded sent")

@@ -38,10 +38,19 @@ union dp_port_mac {
 struct dp_port_map {
 	union dp_port_mac mac[DP_MAX_PORTS];
 	uint16_t index[RTE_MAX_ETHPORTS + DP_MAX_PORTS];	/* sub-interfaces: dataplane/vlan.h */
-	volatile uint8_t up[DP_MAX_PORTS];
+	volatile uint8_t up[DP_MAX_PORTS];	/* administratively: its kernel interface is up */
+	/* its link is down (a pulled cable): nothing is sent out of it; set by the control
+	 * thread each tick (dp_port_links_refresh) */
+	volatile uint8_t link_down[DP_MAX_PORTS];
 	volatile uint8_t vlans[DP_MAX_PORTS];	/* a port has sub-interfaces: port_rx -> vlan_input */
 };
 extern struct dp_port_map dp_port_map;
+
+/* Whether a packet may leave by port: administratively up, and its link up. */
+static inline bool dp_port_egress_ok(uint16_t port)
+{
+	return dp_port_map.up[port] & !dp_port_map.link_down[port];
+}
 
 /*
  * Whether the destination MAC in head, a 64-bit word read from a frame's

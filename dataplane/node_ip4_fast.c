@@ -82,7 +82,7 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
 		if (nh->kind != DP_NH_FORWARD)
 			return IP4_FAST_NEXT_SLOW;
 	}
-	if (unlikely(!dp_port_map.up[nh->port] || tl > nh->mtu))
+	if (unlikely(!dp_port_egress_ok(nh->port) || tl > nh->mtu))
 		return IP4_FAST_NEXT_SLOW;
 	/* Ethernet pads short frames: keep only what the IP header claims. */
 	tl += sizeof(struct rte_ether_hdr);

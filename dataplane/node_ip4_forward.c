@@ -9,7 +9,7 @@ enum ip4_forward_next {
 	IP4_FORWARD_NEXT_ICMP_TIME_EXCEEDED,
 	IP4_FORWARD_NEXT_ICMP_FRAG_NEEDED,
 	IP4_FORWARD_NEXT_PUNT_FRAGMENT,
-	IP4_FORWARD_NEXT_DROP_PORT_DOWN,
+	IP4_FORWARD_NEXT_ICMP_NEXTHOP_DOWN,
 	IP4_FORWARD_NEXT_MAX,
 };
 
@@ -20,8 +20,8 @@ static inline rte_edge_t ip4_forward_one(struct rte_mbuf *m)
 
 	if (unlikely(ip->time_to_live <= 1))
 		return IP4_FORWARD_NEXT_ICMP_TIME_EXCEEDED;
-	if (unlikely(!dp_port_map.up[nh->port]))
-		return IP4_FORWARD_NEXT_DROP_PORT_DOWN;
+	if (unlikely(!dp_port_egress_ok(nh->port)))	/* shut, or its link down */
+		return IP4_FORWARD_NEXT_ICMP_NEXTHOP_DOWN;
 	if (unlikely(rte_be_to_cpu_16(ip->total_length) > nh->mtu)) {
 		/* DF set: the sender must learn the MTU; else the kernel fragments it. */
 		if (ip->fragment_offset & RTE_BE16(RTE_IPV4_HDR_DF_FLAG))
@@ -57,7 +57,7 @@ static struct rte_node_register ip4_forward_node = {
 		[IP4_FORWARD_NEXT_ICMP_TIME_EXCEEDED] = "icmp_time_exceeded",
 		[IP4_FORWARD_NEXT_ICMP_FRAG_NEEDED] = "icmp_frag_needed",
 		[IP4_FORWARD_NEXT_PUNT_FRAGMENT] = "punt_fragment",
-		[IP4_FORWARD_NEXT_DROP_PORT_DOWN] = "drop_port_down",
+		[IP4_FORWARD_NEXT_ICMP_NEXTHOP_DOWN] = "icmp_nexthop_down",
 	},
 };
 RTE_NODE_REGISTER(ip4_forward_node);

@@ -321,6 +321,25 @@ bool dp_port_link_up(const struct dp_port *p, uint32_t *speed_mbps)
 	return link.link_status == RTE_ETH_LINK_UP;
 }
 
+unsigned int dp_port_links_refresh(void)
+{
+	unsigned int i, changed = 0;
+
+	for (i = 0; i < dp.nb_ports; i++) {
+		const struct dp_port *p = &dp.ports[i];
+		uint8_t down;
+
+		if (!p->started)
+			continue;
+		down = !dp_port_link_up(p, NULL);	/* a sub-interface's: its port's */
+		if (down != dp_port_map.link_down[i]) {
+			dp_port_map.link_down[i] = down;
+			changed++;
+		}
+	}
+	return changed;
+}
+
 const char *dp_port_driver(const struct dp_port *p)
 {
 	struct rte_eth_dev_info info;

@@ -172,6 +172,11 @@ static unsigned int from_kernel(unsigned int port, bool *blocked)
 			rte_pktmbuf_free(b);
 			continue;
 		}
+		if (dp_port_map.link_down[port]) {	/* nothing leaves by a pulled cable */
+			k->st.from_kernel_link_down++;
+			rte_pktmbuf_free(b);
+			continue;
+		}
 		b->data_len = b->pkt_len = r;
 		b->port = p->ifid;	/* a sub-interface's frames leave tagged */
 		m[n++] = b;

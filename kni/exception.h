@@ -18,6 +18,7 @@ struct kni_port_stats {
 	uint64_t from_kernel;		/* frames the kernel sent, handed to the worker that sends them */
 	uint64_t from_kernel_drops;	/* no mbuf (a full ring to that worker leaves them in the TAP) */
 	uint64_t from_kernel_too_long;	/* frames longer than a packet buffer, dropped whole */
+	uint64_t from_kernel_link_down;	/* frames for a port whose link is down, dropped */
 };
 
 /* Control thread, after ports are configured and before workers start. */

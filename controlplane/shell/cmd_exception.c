@@ -23,7 +23,8 @@ static void port_render(struct render *r, unsigned int i)
 	render_uint(r, "to_kernel_errors", "(write errors %lu)\n", ks.to_kernel_errors);
 	render_uint(r, "from_kernel", "  from kernel %12lu  ", ks.from_kernel);
 	render_uint(r, "from_kernel_drops", "(dropped %lu, ", ks.from_kernel_drops);
-	render_uint(r, "from_kernel_too_long", "too long for a buffer %lu)\n", ks.from_kernel_too_long);
+	render_uint(r, "from_kernel_too_long", "too long for a buffer %lu, ", ks.from_kernel_too_long);
+	render_uint(r, "from_kernel_link_down", "link down %lu)\n", ks.from_kernel_link_down);
 	render_uint(r, "policed", "  policed     %12lu  ", ps.policed);
 	render_uint(r, "ring_full", "ring full %lu\n", ps.ring_full);
 	render_object_begin(r, "punted");

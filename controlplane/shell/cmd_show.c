@@ -22,6 +22,7 @@
 #include "controlplane/shell/statics.h"
 #include "dataplane/bond.h"
 #include "dataplane/dp.h"
+#include "dataplane/node.h"
 #include "dataplane/vlan.h"
 #include "dataplane/fib.h"
 #include "dataplane/ip4.h"
@@ -379,6 +380,27 @@ static const char *route_origin(const struct rib_route_info *r)
 	return rib_kproto_name(r->attrs.kproto);
 }
 
+/* The ports of nh's next hops that cannot send now (shut, or their link down), each once, in
+ * buf; false when there are none. */
+static bool hops_down(const struct rib_nh_spec *nh, char *buf, size_t len)
+{
+	const struct rib_hop *h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
+	unsigned int n = nh->type == RIB_NH_GROUP ? nh->nb_members : rib_nh_on_port(nh->type);
+	unsigned int i, j;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (h[i].port >= dp.nb_ports || dp_port_egress_ok(h[i].port))
+			continue;
+		for (j = 0; j < i && h[j].port != h[i].port; j++)
+			;
+		if (j == i)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
+				 dp.ports[h[i].port].name);
+	}
+	return buf[0] != '\0';
+}
+
 /* The configured static routes none of whose next hops can be in the kernel now (their
  * interfaces are down), as rows of show ip route; returns how many. */
 static unsigned int inactive_statics(struct render *r, uint32_t only, uint8_t only_len,
@@ -428,7 +450,7 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 	unsigned int n, i, shown = 0;
 	uint32_t only = 0;
 	uint8_t only_len = 0;
-	char pfx[24], desc[512], line[600];
+	char pfx[24], desc[512], line[700], down[96];
 	struct render r;
 	int rc;
 
@@ -454,6 +476,9 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 		if (ri[i].unplaced)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line),
 				 " (not installed: the FIB is full)");
+		if (hops_down(&ri[i].nh, down, sizeof(down)))
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " (link down: %s; not used)", down);
 		render_row(&r, (union render_val[]){ RS(route_origin(&ri[i])), RS(pfx),
 			   RU(ri[i].attrs.metric), RU(ri[i].attrs.table), RS(rib_nh_type_name(ri[i].nh.type)),
 			   RU(ri[i].nh_id), RS(desc), RB(!ri[i].unplaced), RS(line) });

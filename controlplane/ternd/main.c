@@ -299,6 +299,7 @@ static void kernel_forwarding_enable(void)
 
 static void tick(void)
 {
+	dp_port_links_refresh();	/* first: a link down carries nothing from now on */
 	kni_sync();
 	dp_bond_sync();
 	memif_channel_guard_sweep();

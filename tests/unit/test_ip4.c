@@ -222,6 +222,50 @@ static void test_ecmp_hash_reads_no_ports_past_the_datagram(void **state)
 	assert_int_not_equal(ecmp_flow_hash(&pkt.ip), h);
 }
 
+/*
+ * A member whose port cannot send (its link down, or shut) takes no flow: its flows spread
+ * over the members that can, and theirs stay where they were; with none up, the first
+ * choice stands (ip4_forward then answers ICMP host unreachable).
+ */
+static void test_ecmp_members_down_give_their_flows_to_the_others(void **state)
+{
+	static struct dp_nexthop m[4], *table[8];
+	static _Alignas(8) uint8_t buf[sizeof(struct dp_nexthop) + 4 * sizeof(uint32_t)];
+	struct dp_nexthop *g = (struct dp_nexthop *)buf, **saved = dp_nh_table;
+	unsigned int i, moved[4] = { 0 }, before;
+	uint32_t h;
+
+	for (i = 0; i < 4; i++) {
+		m[i] = (struct dp_nexthop){ .kind = DP_NH_FORWARD, .port = i };
+		table[1 + i] = &m[i];
+		g->members[i] = 1 + i;
+		dp_port_map.up[i] = 1;
+		dp_port_map.link_down[i] = 0;
+	}
+	g->kind = DP_NH_GROUP;
+	g->nb_members = 4;
+	dp_nh_table = table;
+	for (i = 0; i < 40000; i++) {
+		h = rte_hash_crc_4byte(i, 7);
+		before = ecmp_member_live(g, h)->port;
+		dp_port_map.link_down[2] = 1;
+		if (before != 2)
+			assert_int_equal(ecmp_member_live(g, h)->port, before);
+		else
+			moved[ecmp_member_live(g, h)->port]++;
+		dp_port_map.up[1] = 0;	/* shut as well */
+		assert_true(ecmp_member_live(g, h)->port == 0 || ecmp_member_live(g, h)->port == 3);
+		dp_port_map.link_down[0] = dp_port_map.link_down[3] = 1;
+		assert_int_equal(ecmp_member_live(g, h)->port, before);	/* none can: the first */
+		dp_port_map.up[1] = 1;
+		dp_port_map.link_down[0] = dp_port_map.link_down[2] = dp_port_map.link_down[3] = 0;
+	}
+	assert_int_equal(moved[2], 0);
+	for (i = 0; i < 4; i++)	/* a quarter of 40000 moved, a third of it to each other */
+		assert_true(i == 2 || (moved[i] > 2800 && moved[i] < 3900));
+	dp_nh_table = saved;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_ecmp_pick_spreads_flows_evenly),
 		cmocka_unit_test(test_ecmp_hash_is_the_flows_alone),
 		cmocka_unit_test(test_ecmp_hash_reads_no_ports_past_the_datagram),
+		cmocka_unit_test(test_ecmp_members_down_give_their_flows_to_the_others),
 	};
 	return cmocka_run_group_tests_name("ip4", tests, NULL, NULL);
 }
