@@ -2,6 +2,7 @@
 /* tern: the operator's shell for ternd, interactive or scripted (-c, -f, --json). */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,9 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
+	/* a write to a ternd that went away (or to a pager that was quit) fails with EPIPE, which
+	 * tern reports in a sentence, instead of killing tern silently */
+	signal(SIGPIPE, SIG_IGN);
 	if (optind != argc) {
 		fprintf(stderr, "tern: unexpected argument '%s'; commands go after -c\n", argv[optind]);
 		return 2;

@@ -149,6 +149,40 @@ static bool local_command(const char *line, int *rc)
 	return false;
 }
 
+/*
+ * The connection is gone (ternd restarted, or stopped): tries again for RECONNECT_S seconds.
+ * A new session starts at the exec prompt, and the last command may or may not have run.
+ */
+#define RECONNECT_S 10
+
+static bool reconnect(struct tern_client *c)
+{
+	struct tern_reply r;
+	char path[sizeof(c->path)], err[512] = "";
+	unsigned int i;
+
+	snprintf(path, sizeof(path), "%s", c->path);
+	tern_client_close(c);
+	fprintf(stderr, "tern: connecting to ternd again (for up to %d s)\n", RECONNECT_S);
+	for (i = 0; i < RECONNECT_S * 5; i++) {
+		if (tern_client_connect(c, path, err, sizeof(err)) == 0 &&
+		    tern_client_request(c, TERN_API_COMMAND, "", false, &r) == 0) {
+			fprintf(stderr, "tern: connected to ternd again, in a new session: the last "
+				"command may not have run\n");
+			return true;
+		}
+		tern_client_close(c);
+		usleep(200 * 1000);
+	}
+	fprintf(stderr, "tern: ternd at %s does not answer: %s\n", path, err[0] ? err : "no reply");
+	return false;
+}
+
+static bool connection_lost(int rc)
+{
+	return rc == -ECONNRESET || rc == -EPIPE || rc == -ENOTCONN || rc == -EBADF;
+}
+
 int shell_run(struct tern_client *c)
 {
 	const char *home = getenv("HOME");
@@ -191,7 +225,7 @@ int shell_run(struct tern_client *c)
 		if (!local_command(s, &last))
 			last = shell_exec_line(c, s, false, paging);
 		free(line);
-		if (last == -ECONNRESET || last == -EPIPE)
+		if (connection_lost(last) && !reconnect(c))
 			break;
 	}
 	if (home)

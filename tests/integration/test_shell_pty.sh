@@ -46,4 +46,18 @@ tmux kill-session -t "$S" 2>/dev/null
 shell
 keys "" Up Up
 check "history comes back in a new session" shows "^tern# sh ip rou | count$\|^tern# exit$"
+
+# ternd restarts under an open shell: the next command finds the connection gone (a write to
+# it fails with EPIPE, which once killed tern silently), and the shell says so and connects
+# to the new ternd
+keys "" C-u; keys "conf t" Enter
+stop_ternd
+start_ternd "$R"
+keys "show version" Enter
+sleep 0.5
+check "the shell says it lost the connection" shows "lost the connection to ternd at"
+check "and that it is connected again" shows "connected to ternd again, in a new session"
+check "at the exec prompt of the new session" eval 'screen | grep -v "^$" | tail -1 | grep -q "^tern#$"'
+keys "show ver" Enter
+check "and commands work again" eval '[ "$(screen | grep -c "^tern 0.1.0, an IPv4 router")" -ge 1 ]'
 tern_test_end
