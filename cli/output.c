@@ -8,7 +8,7 @@
 
 int out_filter_parse(char *line, struct out_filter *f, char *err, size_t errlen)
 {
-	char *bar = strchr(line, '|'), *kw, *arg, *save = NULL, *extra;
+	char *bar = strchr(line, '|'), *kw, *arg, *save = NULL, *end;
 
 	f->kind = OUT_ALL;
 	f->word[0] = '\0';
@@ -16,26 +16,34 @@ int out_filter_parse(char *line, struct out_filter *f, char *err, size_t errlen)
 		return 0;
 	*bar = '\0';
 	kw = strtok_r(bar + 1, " \t", &save);
-	arg = strtok_r(NULL, " \t", &save);
-	extra = strtok_r(NULL, " \t", &save);
 	if (kw == NULL)
 		goto bad;
+	/* the text to look for: the rest of the line, spaces inside it kept */
+	for (arg = save; arg && (*arg == ' ' || *arg == '\t'); arg++)
+		;
+	if (arg && *arg == '\0')
+		arg = NULL;
+	if (arg != NULL)
+		for (end = arg + strlen(arg); end > arg && (end[-1] == ' ' || end[-1] == '\t');)
+			*--end = '\0';
 	if (strncmp("count", kw, strlen(kw)) == 0 && arg == NULL) {
 		f->kind = OUT_COUNT;
 		return 0;
 	}
-	if (arg == NULL || extra != NULL)
+	if (arg == NULL)
 		goto bad;
 	if (strncmp("include", kw, strlen(kw)) == 0)
 		f->kind = OUT_INCLUDE;
 	else if (strncmp("exclude", kw, strlen(kw)) == 0)
 		f->kind = OUT_EXCLUDE;
+	else if (strncmp("begin", kw, strlen(kw)) == 0)
+		f->kind = OUT_BEGIN;
 	else
 		goto bad;
 	snprintf(f->word, sizeof(f->word), "%s", arg);
 	return 0;
 bad:
-	snprintf(err, errlen, "%% Invalid filter: expected '| include WORD', '| exclude WORD' or '| count'");
+	snprintf(err, errlen, "%% Invalid filter: expected '| include TEXT', '| exclude TEXT', '| begin TEXT' or '| count'");
 	return -EINVAL;
 }
 
@@ -43,6 +51,7 @@ void out_print(FILE *f, const char *text, size_t len, const struct out_filter *f
 {
 	const char *p = text, *end = text + len;
 	unsigned long count = 0;
+	bool begun = false;
 
 	if (flt->kind == OUT_ALL) {
 		fwrite(text, 1, len, f);
@@ -60,7 +69,7 @@ void out_print(FILE *f, const char *text, size_t len, const struct out_filter *f
 		hit = strstr(line, flt->word) != NULL;
 		if (flt->kind == OUT_COUNT)
 			count++;
-		else if ((flt->kind == OUT_INCLUDE) == hit)
+		else if (flt->kind == OUT_BEGIN ? (begun |= hit) : (flt->kind == OUT_INCLUDE) == hit)
 			fprintf(f, "%s\n", line);
 		p += n + 1;
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Output of a command as the shell shows it: filters (| include, | exclude, | count) and pager. */
+/* Output of a command as the shell shows it: filters (| include, | exclude, | begin, | count) and pager. */
 #ifndef TERN_CLI_OUTPUT_H
 #define TERN_CLI_OUTPUT_H
 
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-enum out_filter_kind { OUT_ALL, OUT_INCLUDE, OUT_EXCLUDE, OUT_COUNT };
+enum out_filter_kind { OUT_ALL, OUT_INCLUDE, OUT_EXCLUDE, OUT_BEGIN, OUT_COUNT };
 
 struct out_filter {
 	enum out_filter_kind kind;

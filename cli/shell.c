@@ -51,8 +51,8 @@ int shell_exec_line(struct tern_client *c, const char *line, bool json, bool pag
 		fprintf(stderr, "tern: lost the connection to ternd at %s: %s\n", c->path, strerror(-rc));
 		return rc;
 	}
-	if (r.status < 0) {
-		fprintf(stderr, "%.*s\n", (int)r.len, r.text);
+	if (r.status < 0) {	/* in JSON, the error object goes where the answers go */
+		fprintf(json ? stdout : stderr, "%.*s\n", (int)r.len, r.text);
 		return r.status;
 	}
 	if (r.len)

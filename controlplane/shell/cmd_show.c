@@ -402,21 +402,22 @@ static bool hops_down(const struct rib_nh_spec *nh, char *buf, size_t len)
 }
 
 /* The configured static routes none of whose next hops can be in the kernel now (their
- * interfaces are down), as rows of show ip route; returns how many. */
-static unsigned int inactive_statics(struct render *r, uint32_t only, uint8_t only_len,
-				     bool longer, bool filter)
+ * interfaces are down) that f takes, as rows of show ip route (r NULL: only counted); returns
+ * how many. */
+struct route_filter;
+static bool filter_takes(const struct route_filter *f, uint32_t prefix, uint8_t len);
+
+static unsigned int inactive_statics(struct render *r, const struct route_filter *f)
 {
 	const struct static_route *st;
-	unsigned int n = statics_routes(&st), i, h, shown = 0;
-	uint32_t m = only_len ? ~0u << (32 - only_len) : 0;
+	unsigned int n = statics_routes(&st), i, h, found = 0;
 	char pfx[24], desc[512], line[600], gw[16];
 
 	for (i = 0; i < n; i++) {
-		if (st[i].active || st[i].type != RTN_UNICAST)
+		if (st[i].active || st[i].type != RTN_UNICAST || !filter_takes(f, st[i].prefix, st[i].len))
 			continue;
-		if (filter && (longer ? st[i].len < only_len || (st[i].prefix & m) != (only & m)
-				      : st[i].len != only_len || st[i].prefix != (only & m)))
-			continue;
+		if (found++, r == NULL)
+			continue;	/* counted only */
 		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(st[i].prefix), st[i].len);
 		desc[0] = '\0';
 		for (h = 0; h < st[i].nb_hops; h++) {
@@ -429,10 +430,61 @@ static unsigned int inactive_statics(struct render *r, uint32_t only, uint8_t on
 		snprintf(line, sizeof(line), "%-10s %-18s %s (inactive: no next hop is up)", "static",
 			 pfx, desc);
 		render_row(r, (union render_val[]){ RS("static"), RS(pfx), RU(st[i].metric),
-			   RU(RT_TABLE_MAIN), RS("inactive"), RU(0), RS(desc), RB(false), RS(line) });
-		shown++;
+			   RU(RT_TABLE_MAIN), RS("inactive"), RU(0), RS(desc), RS("[]"), RB(false),
+			   RS(line) });
 	}
-	return shown;
+	return found;
+}
+
+/* Which routes show ip route lists: all, one prefix, those within one, or the one that
+ * forwards an address. */
+struct route_filter {
+	bool on, longer;
+	uint32_t prefix;
+	uint8_t len;
+};
+
+static bool filter_takes(const struct route_filter *f, uint32_t prefix, uint8_t len)
+{
+	uint32_t m = f->len ? ~0u << (32 - f->len) : 0;
+
+	if (!f->on)
+		return true;
+	if (f->longer)
+		return len >= f->len && (prefix & m) == (f->prefix & m);
+	return len == f->len && prefix == (f->prefix & m);
+}
+
+/* A route's next hops as a JSON list of objects, a member of weight w once with its weight
+ * (the RIB holds it w times, side by side). */
+static void nexthops_json(const struct rib_nh_spec *nh, char *buf, size_t len)
+{
+	const struct rib_hop *h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
+	unsigned int n = nh->type == RIB_NH_GROUP ? nh->nb_members : rib_nh_on_port(nh->type);
+	unsigned int i, j, w, out = 0;
+	char gw[16];
+	size_t at;
+
+	snprintf(buf, len, "[");
+	for (i = 0; i < n; i += w) {
+		for (j = 0, w = 0; j < n; j++)	/* counted once, at its first place */
+			w += h[j].port == h[i].port && h[j].gw == h[i].gw;
+		for (j = 0; j < i && !(h[j].port == h[i].port && h[j].gw == h[i].gw); j++)
+			;
+		if (j < i) {
+			w = 1;
+			continue;
+		}
+		cmd_fmt_ip(h[i].gw, gw, sizeof(gw));
+		at = strlen(buf);
+		snprintf(buf + at, len - at, "%s{\"gateway\": %s%s%s, \"interface\": \"%s\", \"weight\": %u}",
+			 out++ ? ", " : "", h[i].gw ? "\"" : "", h[i].gw ? gw : "null",
+			 h[i].gw ? "\"" : "", h[i].port < dp.nb_ports ? dp.ports[h[i].port].name : "",
+			 w);
+		w = 1;
+	}
+	at = strlen(buf);
+	snprintf(buf + at, len - at, "]");
 }
 
 static int cmd_show_ip_route(struct cmd_ctx *ctx)
@@ -441,33 +493,45 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 		{ "origin", NULL, "%-10s", R_STR }, { "prefix", NULL, "%-18s", R_STR },
 		{ "metric", NULL, "%lu", R_UINT }, { "table", NULL, "%lu", R_UINT },
 		{ "type", NULL, "%s", R_STR }, { "nexthop_id", NULL, "%lu", R_UINT },
-		{ "nexthop", NULL, "%s", R_STR }, { "installed", NULL, "%s", R_BOOL },
-		{ NULL, "", "%s", R_STR },
+		{ "nexthop", NULL, "%s", R_STR }, { "nexthops", NULL, "%s", R_JSON },
+		{ "installed", NULL, "%s", R_BOOL }, { NULL, "", "%s", R_STR },
 	};
-	const char *only_arg = cmd_arg(ctx, "prefix");
-	bool longer = cmd_arg(ctx, "longer-prefixes") != NULL;
-	struct rib_route_info *ri;
+	const char *only_arg = cmd_arg(ctx, "prefix"), *addr = cmd_arg(ctx, "address");
+	struct route_filter f = { .longer = cmd_arg(ctx, "longer-prefixes") != NULL };
+	struct rib_route_info *ri, best;
 	unsigned int n, i, shown = 0;
-	uint32_t only = 0;
-	uint8_t only_len = 0;
-	char pfx[24], desc[512], line[700], down[96];
+	char pfx[24], desc[512], line[700], down[96], hops[2048];
 	struct render r;
 	int rc;
 
-	if (only_arg && (rc = cmd_parse_prefix(ctx, only_arg, &only, &only_len, false)) < 0)
+	if (only_arg && (rc = cmd_parse_prefix(ctx, only_arg, &f.prefix, &f.len, false)) < 0)
 		return rc;
+	if (addr != NULL) {	/* the route that forwards it: the longest match the FIB holds */
+		if (cmd_parse_ip(addr, &f.prefix) < 0)
+			return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", addr);
+		if (rib_route_lookup(f.prefix, &best) < 0)
+			return cmd_error(ctx, -ENOENT, "%% No route to %s", addr);
+		f.prefix = best.prefix;
+		f.len = best.len;
+	}
+	f.on = only_arg != NULL || addr != NULL;
 	if ((rc = rib_routes_sorted(&ri, &n, false)) < 0)
 		return cmd_error(ctx, rc, "%% Cannot list routes: %s", strerror(-rc));
+	for (i = 0; i < n && !shown; i++)
+		shown += filter_takes(&f, ri[i].prefix, ri[i].len);
+	if (f.on && !shown && !inactive_statics(NULL, &f)) {
+		free(ri);
+		return cmd_error(ctx, -ENOENT, "%% No route %s %s", f.longer ? "within" : "for",
+				 only_arg);
+	}
 	render_begin(&r, ctx);
 	render_table_begin(&r, "routes", cols, RTE_DIM(cols), false);
 	for (i = 0; i < n; i++) {
-		uint32_t m = only_len ? ~0u << (32 - only_len) : 0;
-
-		if (only_arg && (longer ? ri[i].len < only_len || (ri[i].prefix & m) != (only & m)
-					: ri[i].len != only_len || ri[i].prefix != (only & m)))
+		if (!filter_takes(&f, ri[i].prefix, ri[i].len))
 			continue;
 		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(ri[i].prefix), ri[i].len);
 		rib_nh_describe(&ri[i].nh, desc, sizeof(desc));
+		nexthops_json(&ri[i].nh, hops, sizeof(hops));
 		/* the text line: origin, prefix, the nexthop, and a table other than local and main */
 		snprintf(line, sizeof(line), "%-10s %-18s %s", route_origin(&ri[i]), pfx, desc);
 		if (rib_table_rank(ri[i].attrs.table) > 1)
@@ -481,14 +545,10 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 				 " (link down: %s; not used)", down);
 		render_row(&r, (union render_val[]){ RS(route_origin(&ri[i])), RS(pfx),
 			   RU(ri[i].attrs.metric), RU(ri[i].attrs.table), RS(rib_nh_type_name(ri[i].nh.type)),
-			   RU(ri[i].nh_id), RS(desc), RB(!ri[i].unplaced), RS(line) });
-		shown++;
+			   RU(ri[i].nh_id), RS(desc), RS(hops), RB(!ri[i].unplaced), RS(line) });
 	}
-	shown += inactive_statics(&r, only_arg ? only : 0, only_arg ? only_len : 0, longer,
-				  only_arg != NULL);
+	inactive_statics(&r, &f);
 	render_table_end(&r);
-	if (only_arg && shown == 0)
-		render_text(&r, "%% No route %s %s\n", longer ? "within" : "for", only_arg);
 	render_end(&r);
 	free(ri);
 	return 0;
@@ -637,6 +697,7 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show counters", "Per-interface packet counters", cmd_show_counters, 0 },
 	{ CMD_MODE_EXEC, "show ip route", "The routing table", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M", "One route", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route address:A.B.C.D", "The route that forwards an address (longest match)", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route summary", "Route counts by type, nexthops, FIB memory", cmd_show_ip_route_summary, 0 },
 	{ CMD_MODE_EXEC, "show netlink", "The kernel mirror: messages, errors, resyncs", cmd_show_netlink, 0 },

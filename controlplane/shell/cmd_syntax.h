@@ -44,4 +44,9 @@ int cmd_syntax_compile(const struct cmd_def *def, char *store, struct compiled *
 /* The help of a value's placeholder ("IPv4 address" for A.B.C.D). */
 const char *cmd_syntax_placeholder_help(enum tok_kind k);
 
+/* '?' help (cmd_help.c): of a keyword that leads on, by the keywords from the start of the
+ * line ("show ip"), or NULL; and of a value, how it is shown and what it is. */
+const char *cmd_help_keyword(const char *path);
+void cmd_help_value(const struct tok *t, const char **shown, const char **help);
+
 #endif

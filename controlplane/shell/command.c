@@ -435,7 +435,26 @@ int cmd_line(struct outbuf *out, enum cmd_mode mode, const char *head, const str
 	return 0;
 }
 
+static int execute(struct cmd_session *s, const char *line, bool json, struct outbuf *out);
+
+/* In JSON, every error is an object, {"error": "..."}, those of the grammar included. */
 int cmd_execute(struct cmd_session *s, const char *line, bool json, struct outbuf *out)
+{
+	int rc = execute(s, line, json, out);
+
+	if (rc < 0 && json && (out->len == 0 || out->buf[0] != '{')) {
+		struct outbuf text = *out;
+
+		ob_init(out);
+		ob_printf(out, "{\"error\": ");
+		ob_json_str(out, text.buf ? text.buf : "");
+		ob_printf(out, "}");
+		ob_free(&text);
+	}
+	return rc;
+}
+
+static int execute(struct cmd_session *s, const char *line, bool json, struct outbuf *out)
 {
 	char buf[1024], *words[CMD_MAX_WORDS];
 	struct match_result r;
@@ -482,6 +501,26 @@ int cmd_execute(struct cmd_session *s, const char *line, bool json, struct outbu
 		}
 		ob_free(&scratch);
 	}
+	/* like vtysh: show and write work in every mode, without do */
+	if (rc < 0 && mode != CMD_MODE_EXEC) {
+		struct match_result r2;
+		struct outbuf scratch;
+
+		ob_init(&scratch);
+		if (match(CMD_MODE_EXEC, words, n, &r2, &scratch) == 0 &&
+		    (strcmp(cmds[r2.cmd].tok[0].text, "show") == 0 ||
+		     strcmp(cmds[r2.cmd].tok[0].text, "write") == 0)) {
+			struct cmd_session tmp = *s;
+
+			ob_free(&scratch);
+			ob_reset(out);
+			tmp.mode = CMD_MODE_EXEC;
+			rc = run(&tmp, &cmds[r2.cmd], words, n, json, out);
+			s->job = tmp.job;
+			return rc;
+		}
+		ob_free(&scratch);
+	}
 	if (rc < 0)
 		return rc;
 	ob_reset(out);
@@ -501,6 +540,25 @@ int cmd_validate(struct cmd_session *s, const char *line, struct outbuf *out)
 	if (n <= 0)
 		return n;
 	return match(s->mode, words, n, &r, out);
+}
+
+/* The help of keyword pos of live command i: the help of a command it ends, else its own
+ * (the keywords up to it, as a path), else that of the first command through it. */
+static const char *keyword_help(const bool *live, int i, int pos)
+{
+	const char *text = cmds[i].tok[pos].text, *help;
+	char path[256] = "";
+	int j, t;
+
+	for (j = 0; j < nb_cmds; j++)
+		if (live[j] && cmds[j].ntok == pos + 1 && strcmp(cmds[j].tok[pos].text, text) == 0)
+			return cmds[j].def->help;
+	for (t = 0; t <= pos; t++)
+		if (cmds[i].tok[t].kind == TOK_KEYWORD)
+			snprintf(path + strlen(path), sizeof(path) - strlen(path), "%s%s",
+				 path[0] ? " " : "", cmds[i].tok[t].text);
+	help = cmd_help_keyword(path);
+	return help ? help : cmds[i].def->help;
 }
 
 int cmd_complete(struct cmd_session *s, const char *line, struct outbuf *out)
@@ -548,12 +606,14 @@ int cmd_complete(struct cmd_session *s, const char *line, struct outbuf *out)
 			continue;
 		if (t->kind == TOK_KEYWORD) {
 			if (strncmp(t->text, partial, strlen(partial)) == 0)
-				ob_printf(out, "k\t%s\t%s\n", t->text,
-					  cmds[i].ntok == pos + 1 ? cmds[i].def->help : "");
+				ob_printf(out, "k\t%s\t%s\n", t->text, keyword_help(live, i, pos));
 		} else {
+			const char *shown, *help;
+
 			if (t->kind == TOK_IFNAME)
 				cmd_ifname_candidates(partial, out);
-			ob_printf(out, "p\t%s\t%s\n", t->text, cmd_syntax_placeholder_help(t->kind));
+			cmd_help_value(t, &shown, &help);
+			ob_printf(out, "p\t%s\t%s\n", shown, help);
 		}
 	}
 	free(live);

@@ -219,6 +219,8 @@ void render_row(struct render *r, const union render_val *v)
 			member(r, c->key);
 			if (c->type == R_STR) {
 				ob_json_str(r->out, v[i].s);
+			} else if (c->type == R_JSON) {
+				ob_printf(r->out, "%s", v[i].s);
 			} else if (c->type == R_BOOL) {
 				ob_printf(r->out, "%s", v[i].u ? "true" : "false");
 			} else if (c->type == R_UINT) {
@@ -233,7 +235,7 @@ void render_row(struct render *r, const union render_val *v)
 			continue;
 		if (shown++ && c->head[0] != '\0')
 			ob_printf(r->out, " ");
-		if (c->type == R_STR)
+		if (c->type == R_STR || c->type == R_JSON)
 			ob_printf(r->out, c->fmt, v[i].s);
 		else if (c->type == R_BOOL)
 			ob_printf(r->out, c->fmt, v[i].u ? "yes" : "no");

@@ -23,6 +23,7 @@ enum render_type {
 	R_UINT,
 	R_DOUBLE,
 	R_BOOL,		/* JSON true or false; text "yes" or "no" with the column's "%s" format */
+	R_JSON,		/* a JSON value given whole (a list of objects); text: the string as it is */
 };
 
 struct render_col {

@@ -27,6 +27,16 @@ keys "show ip ?"
 check "'?' lists what may follow 'show ip'" shows "route .*The routing table\|route$"
 check "... with help text" shows "neighbors .*Neighbour (ARP) table"
 check "... and keeps the line" shows "^tern# show ip$"
+keys "" C-u; keys "?"
+check "'?' at the start: a keyword that leads on has help of its own" shows "^  show  *Show the router's state"
+check "... every one of them" eval '! screen | grep -E "^  [a-z-]+ *$"'
+keys "" C-u; keys "show ?"
+check "'show ?': ip has help of its own" shows "^  ip  *IPv4: routes, the FIB, neighbours"
+keys "" C-u; keys "conf t" Enter
+keys "ip route 198.19.0.0/16 198.18.0.2 ?"
+check "a value says its range and what it is" shows "<0-4294967295> .*Administrative distance"
+check "... the weight too" shows "^  weight"
+keys "" C-u; keys "end" Enter
 keys "" C-u; keys "conf t" Enter
 check "configure terminal: the prompt says config" shows "^tern(config)#$"
 keys "int dp" Tab Tab

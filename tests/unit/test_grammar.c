@@ -112,7 +112,8 @@ static void test_grammar_groups_nest(void **state)
 static void test_grammar_completion_offers_every_way_on(void **state)
 {
 	assert_int_equal(cmd_complete(&s, "route 198.18.0.0/24 198.19.0.1 ", &out), 0);
-	assert_non_null(strstr(out.buf, "p\tNUMBER\t"));
+	/* a value shows its range and what it is */
+	assert_non_null(strstr(out.buf, "p\t<0-4294967295>\tAdministrative distance"));
 	assert_non_null(strstr(out.buf, "k\tweight\t"));
 	assert_non_null(strstr(out.buf, "c\t<cr>\t"));
 }
