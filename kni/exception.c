@@ -287,7 +287,8 @@ void kni_sync(void)
 
 		if (k->fd >= 0 && link != k->carrier && kni_tap_set_carrier(k->fd, link) == 0) {
 			k->carrier = link;
-			RTE_LOG(NOTICE, USER1, "ternd: %s: link %s\n", dp.ports[i].name,
+			/* rte_log, not RTE_LOG: no "USER1: " before ternd's own lines */
+			rte_log(RTE_LOG_NOTICE, RTE_LOGTYPE_USER1, "ternd: %s: link %s\n", dp.ports[i].name,
 				link ? "up" : "down");
 		}
 	}

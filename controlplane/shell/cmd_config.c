@@ -115,7 +115,10 @@ static int cmd_show_running(struct cmd_ctx *ctx)
 	return 0;
 }
 
-/* The startup configuration with each line that failed at start marked beneath it. */
+#define RUNNING_HEADER "! tern running configuration"
+
+/* The startup configuration with each line that failed at start marked beneath it, under a
+ * header that names it. */
 static void startup_marked(struct cmd_ctx *ctx, const char *text)
 {
 	const char *p = text;
@@ -130,7 +133,11 @@ static void startup_marked(struct cmd_ctx *ctx, const char *text)
 		int len = nl ? (int)(nl - p) : (int)strlen(p);
 
 		lineno++;
-		ob_printf(ctx->out, "%.*s\n", len, p);
+		if (lineno == 1 && len == (int)strlen(RUNNING_HEADER) &&
+		    strncmp(p, RUNNING_HEADER, len) == 0)	/* it was saved as the running one */
+			ob_printf(ctx->out, "! tern startup configuration\n");
+		else
+			ob_printf(ctx->out, "%.*s\n", len, p);
 		p = nl ? nl + 1 : NULL;
 		for (; f < shown && startup_failures[f].line == lineno; f++)
 			ob_printf(ctx->out, "! ^ failed at start: %s\n", startup_failures[f].why);
@@ -161,6 +168,25 @@ static int cmd_show_startup(struct cmd_ctx *ctx)
 	return 0;
 }
 
+/* The version the newest saved configuration is, when it is text; else 0. */
+static int64_t unchanged_since(const char *text)
+{
+	struct store_entry *e;
+	unsigned int n;
+	int64_t id = 0;
+	char *saved, err[64];
+
+	if (store_history(&e, &n) < 0)
+		return 0;
+	if (n > 0 && store_load(e[0].id, &saved, err, sizeof(err)) == 0) {
+		if (strcmp(saved, text) == 0)
+			id = e[0].id;
+		free(saved);
+	}
+	free(e);
+	return id;
+}
+
 static int cmd_write_memory(struct cmd_ctx *ctx)
 {
 	struct outbuf text;
@@ -173,6 +199,12 @@ static int cmd_write_memory(struct cmd_ctx *ctx)
 				 nb_startup_failed);
 	ob_init(&text);
 	running_config(&text);
+	if (!text.failed && cmd_arg(ctx, "force") == NULL && (id = unchanged_since(text.buf)) > 0) {
+		ob_free(&text);
+		ob_printf(ctx->out, "Configuration unchanged since version %ld: nothing saved\n",
+			  (long)id);
+		return 0;
+	}
 	rc = text.failed ? -ENOMEM : store_save(text.buf, ctx->s->user, &id);
 	ob_free(&text);
 	if (rc == -ENODEV)

@@ -41,7 +41,16 @@ void cmd_show_started(void)
 static int cmd_show_version(struct cmd_ctx *ctx)
 {
 	long up = (long)(time(NULL) - started_at);
+	unsigned int by_kind[DP_PORT_MEMBER + 1] = { 0 }, bonds = 0, i;
 	struct render r;
+
+	/* ports (bonds among them, their members not counted) and sub-interfaces apart */
+	DP_FOREACH_IFACE(i) {
+		if (dp.ports[i].is_bond)
+			bonds++;
+		else if (dp.ports[i].kind <= DP_PORT_MEMBER)
+			by_kind[dp.ports[i].kind]++;
+	}
 
 	render_begin(&r, ctx);
 	render_str(&r, "name", NULL, "tern");
@@ -51,7 +60,9 @@ static int cmd_show_version(struct cmd_ctx *ctx)
 	render_uint(&r, "uptime_s", NULL, up);
 	render_text(&r, ", up %ldd %02ld:%02ld:%02ld\n", up / 86400, up / 3600 % 24, up / 60 % 60,
 		    up % 60);
-	render_uint(&r, "ports", "%lu ports, ", dp.nb_ports);
+	render_uint(&r, "ports", "%lu ports", by_kind[DP_PORT_ETH] + bonds);
+	render_uint(&r, "bonds", bonds ? " (%lu of them bonds)" : NULL, bonds);
+	render_uint(&r, "subinterfaces", ", %lu sub-interfaces, ", by_kind[DP_PORT_VLAN]);
 	render_uint(&r, "workers", "%lu workers\n", dp.nb_workers);
 	render_end(&r);
 	return 0;

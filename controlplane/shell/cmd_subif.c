@@ -6,6 +6,7 @@
  * off the tags, so the kernel needs no 8021q module and routing daemons see an
  * ordinary interface.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +26,10 @@ static int vid_parse(struct cmd_ctx *ctx, const char *w, uint16_t *vid)
 	char *end;
 	unsigned long v = strtoul(w, &end, 10);
 
-	if (*w == '\0' || *end != '\0' || v < DP_VLAN_VID_MIN || v > DP_VLAN_VID_MAX)
+	if (*w == '\0' || *end != '\0' || !isdigit((unsigned char)*w))
+		return cmd_error(ctx, -EINVAL, "%% VLAN id '%s' is not a number: expected %u to %u", w,
+				 (unsigned int)DP_VLAN_VID_MIN, (unsigned int)DP_VLAN_VID_MAX);
+	if (v < DP_VLAN_VID_MIN || v > DP_VLAN_VID_MAX)
 		return cmd_error(ctx, -EINVAL, "%% VLAN id %s is out of range: expected %u to %u", w,
 				 (unsigned int)DP_VLAN_VID_MIN, (unsigned int)DP_VLAN_VID_MAX);
 	*vid = v;

@@ -23,7 +23,10 @@ check "running-config holds every setting" [ "$(grep -c -e 'hostname edge7' -e '
 	-e 'arp 198.18.1.2 02:00:00:00:00:02 dp1' "$T_DIR/running1")" = 8 ]
 out=$(tern_cli -c "write memory")
 check "write memory saves version 1: $out" grep -q "saved as version 1" <<<"$out"
-check "show startup-config is what was saved" diff -q "$T_DIR/running1" <(tern_cli -c "show startup-config")
+check "show startup-config is what was saved" diff -q <(tail -n +2 "$T_DIR/running1") <(tern_cli -c "show startup-config" | tail -n +2)
+check "under a header that names it" [ "$(tern_cli -c "show startup-config" | head -1)" = "! tern startup configuration" ]
+out=$(tern_cli -c "copy running-config startup-config")
+check "saving it again unchanged saves no new version: $out" grep -q "unchanged since version 1: nothing saved" <<<"$out"
 
 stop_ternd
 start_ternd "$R"
@@ -42,8 +45,9 @@ check "the running-config equals version 1 again" diff "$T_DIR/running1" <(tern_
 out=$(tern_cli -c "configure rollback 9" 2>&1)
 check "rollback to a missing version is refused: $out" grep -q "No stored configuration 9" <<<"$out"
 
-# kill -9 while saving over and over: every stored version stays whole
-( for i in $(seq 200); do tern_cli -c "write memory" >/dev/null 2>&1 || break; done ) &
+# kill -9 while saving over and over (force: a new version each time, unchanged as it is):
+# every stored version stays whole
+( for i in $(seq 200); do tern_cli -c "write memory force" >/dev/null 2>&1 || break; done ) &
 saver=$!
 sleep 0.3
 kill -KILL "$T_TERND_PID"

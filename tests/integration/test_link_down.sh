@@ -61,6 +61,8 @@ check "show ip route says the link is down" \
 
 link_set "$R" 1 up
 wait_for "cable back: both links up" links_up
+check "the log says a link went down, with ternd's own prefix only" \
+	eval 'grep -q "^ternd: dp1: link down" "$T_DIR/ternd.log" && ! grep -q "USER1:" "$T_DIR/ternd.log"'
 a0=$(tx dp0) a1=$(tx dp1)
 blast
 sleep 0.3

@@ -17,6 +17,8 @@ check "sub-interfaces dp0.100 and dp0.1020 are made: $out" [ -z "$out" ]
 has_addr() { ip -n "$R" -o addr show dev "$1" to "$2" | grep -q .; }	# IFACE ADDR
 check "each has a kernel interface of its name" ip -n "$R" link show dp0.1020 >/dev/null
 check "with its address" has_addr dp0.100 198.18.100.1
+check "show version counts the ports and the sub-interfaces apart" json_true \
+	'j["ports"] == 2 and j["subinterfaces"] == 2' <<<"$(tern_cli --json -c "show version")"
 json=$(tern_cli --json -c "show interfaces dp0.1020")
 check "show interfaces names its port and tags" json_true \
 	'j["interfaces"][0]["parent"] == "dp0" and j["interfaces"][0]["encapsulation"] == "dot1ad 10 dot1q 20"' <<<"$json"
@@ -88,6 +90,7 @@ refused() {	# LINE EXPECTED
 }
 refused "interface dp0.0" "VLAN id 0 is out of range: expected 1 to 4094"
 refused "interface dp0.4095" "VLAN id 4095 is out of range: expected 1 to 4094"
+refused "interface dp0.abc" "VLAN id 'abc' is not a number: expected 1 to 4094"
 refused "interface dp7.100" "Cannot make dp7.100: dp7 is not a port (interfaces: dp0, dp1, dp0.100, dp0.1020)"
 o=$(tern_cli -c "configure terminal" -c "interface dp1.200" -c "encapsulation dot1q 0" 2>&1)
 check "encapsulation dot1q 0 is refused: $o" grep -qF "VLAN id 0 is out of range: expected 1 to 4094" <<<"$o"
