@@ -123,6 +123,31 @@ static void bond_render(struct render *r, unsigned int bond)
 	render_list_end(r);
 }
 
+/* A member's state is its bond's; the others' is their kernel interface's. */
+static const char *admin_word(const struct dp_port *p)
+{
+	if (p->kind == DP_PORT_MEMBER)
+		return p->admin_up ? "up" : "administratively down";
+	return dp_port_map.up[p - dp.ports] ? "up" : "administratively down";
+}
+
+/* An interface's IPv4 addresses: a line each in text, a list in JSON. */
+static void iface_addresses(struct render *r, unsigned int port)
+{
+	const struct rib_addr *a;
+	unsigned int n = rib_addrs(&a), k;
+	char pfx[24];
+
+	render_list_begin(r, "addresses");
+	for (k = 0; k < n; k++) {
+		if (a[k].port != port)
+			continue;
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(a[k].ip), a[k].len);
+		render_str(r, NULL, "  Internet address %s\n", pfx);
+	}
+	render_list_end(r);
+}
+
 /* One interface in full: show interfaces [IFNAME]. */
 static void iface_render(struct render *r, unsigned int i)
 {
@@ -135,10 +160,12 @@ static void iface_render(struct render *r, unsigned int i)
 	rates_port(i, &pr);
 	render_object_begin(r, NULL);
 	render_str(r, "name", "%s is ", row.p->name);
-	render_str(r, "link", "%s, ", row.link ? "up" : "down");
+	render_str(r, "admin", "%s", admin_word(row.p));
+	render_str(r, "link", ", link %s, ", row.link ? "up" : "down");
 	render_str(r, "driver", "driver %s ", dp_port_driver(row.p));
 	render_str(r, "device", "(%s)\n", row.p->dev);
 	render_str(r, "description", *desc ? "  Description: %s\n" : NULL, desc);
+	iface_addresses(r, i);
 	if (row.p->kind == DP_PORT_MEMBER)
 		render_str(r, "bond", "  Member of bond %s\n", dp.ports[row.p->parent].name);
 	if (row.p->is_bond)
@@ -206,7 +233,8 @@ static int cmd_show_interfaces(struct cmd_ctx *ctx)
 static int interfaces_table(struct cmd_ctx *ctx, bool rates)
 {
 	static const struct render_col brief[] = {
-		{ "name", "Interface", "%-12s", R_STR }, { "link", "Link", "%-5s", R_STR },
+		{ "name", "Interface", "%-12s", R_STR }, { "admin", "Admin", "%-6s", R_STR },
+		{ "link", "Link", "%-5s", R_STR },
 		{ "mtu", "MTU", "%-6lu", R_UINT }, { "mac", "MAC", "%-17s", R_STR },
 		{ "driver", "Driver", "%-14s", R_STR }, { "rx_packets", "RX packets", "%14lu", R_UINT },
 		{ "tx_packets", "TX packets", "%14lu", R_UINT },
@@ -223,7 +251,8 @@ static int interfaces_table(struct cmd_ctx *ctx, bool rates)
 	if (ctx->json)
 		return show_interfaces(ctx, NULL);
 	render_begin(&r, ctx);
-	render_table_begin(&r, "interfaces", rates ? counters : brief, RTE_DIM(brief), true);
+	render_table_begin(&r, "interfaces", rates ? counters : brief,
+			   rates ? RTE_DIM(counters) : RTE_DIM(brief), true);
 	DP_FOREACH_IFACE(i) {
 		struct port_rates pr;
 		struct iface_row row;
@@ -235,13 +264,48 @@ static int interfaces_table(struct cmd_ctx *ctx, bool rates)
 				   RD(pr.rx_pps), RD(pr.rx_bps), RU(row.st.opackets), RD(pr.tx_pps),
 				   RD(pr.tx_bps) });
 		else
-			render_row(&r, (union render_val[]){ RS(row.p->name), RS(row.link ? "up" : "down"),
+			render_row(&r, (union render_val[]){ RS(row.p->name),
+				   RS(admin_word(row.p)[0] == 'u' ? "up" : "down"), RS(row.link ? "up" : "down"),
 				   RU(row.p->mtu), RS(row.mac), RS(dp_port_driver(row.p)),
 				   RU(row.st.ipackets), RU(row.st.opackets) });
 	}
 	render_table_end(&r);
 	if (rates && rates_interval_s() > 0)
 		render_text(&r, "Rates over the last %.1f s.\n", rates_interval_s());
+	render_end(&r);
+	return 0;
+}
+
+/* FRR's and Cisco's: each interface's first address and its states. */
+static int cmd_show_ip_interface_brief(struct cmd_ctx *ctx)
+{
+	static const struct render_col cols[] = {
+		{ "name", "Interface", "%-14s", R_STR }, { "address", "IP-Address", "%-18s", R_STR },
+		{ "admin", "Status", "%-22s", R_STR }, { "link", "Link", "%s", R_STR },
+	};
+	const struct rib_addr *a;
+	unsigned int n = rib_addrs(&a), i, k;
+	struct render r;
+	char pfx[24];
+
+	render_begin(&r, ctx);
+	render_table_begin(&r, "interfaces", cols, RTE_DIM(cols), true);
+	DP_FOREACH_IFACE(i) {
+		struct iface_row row;
+
+		if (dp.ports[i].kind == DP_PORT_MEMBER)
+			continue;	/* no address: its bond has them */
+		iface_row_get(i, &row);
+		snprintf(pfx, sizeof(pfx), "unassigned");
+		for (k = 0; k < n; k++)
+			if (a[k].port == i) {
+				snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(a[k].ip), a[k].len);
+				break;
+			}
+		render_row(&r, (union render_val[]){ RS(row.p->name), RS(pfx), RS(admin_word(row.p)),
+			   RS(row.link ? "up" : "down") });
+	}
+	render_table_end(&r);
 	render_end(&r);
 	return 0;
 }
@@ -712,6 +776,7 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route summary", "Route counts by type, nexthops, FIB memory", cmd_show_ip_route_summary, 0 },
 	{ CMD_MODE_EXEC, "show netlink", "The kernel mirror: messages, errors, resyncs", cmd_show_netlink, 0 },
+	{ CMD_MODE_EXEC, "show ip interface brief", "Each interface's address, administrative and link state", cmd_show_ip_interface_brief, 0 },
 	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },
 	{ CMD_MODE_EXEC, "show ip neighbors", "Neighbour (ARP) table", cmd_show_arp, 0 },
 	{ CMD_MODE_EXEC, "show arp", "Neighbour (ARP) table", cmd_show_arp, 0 },

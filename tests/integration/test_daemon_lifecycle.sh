@@ -27,7 +27,7 @@ check "each port has its own MAC ($mac)" [ -n "$mac" ]
 check "the exception interface dp0 exists with the port's MAC ($kmac) and MTU ($kmtu)" \
 	[ "$kmac" = "$mac" ] && [ "$kmtu" = 1500 ]
 out=$(tern_cli -c "show interfaces dp1")
-check "show interfaces NAME shows one port" [ "$(grep -c ' is up, driver' <<<"$out")" = 1 ]
+check "show interfaces NAME shows one port" [ "$(grep -c ' is up, link [a-z]*, driver' <<<"$out")" = 1 ]
 out=$(tern_cli -c "show interfaces brief" -c "show workers" -c "show errors")
 check "brief, workers and errors answer" grep -q "icmp_time_exceeded" <<<"$out"
 

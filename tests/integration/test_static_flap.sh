@@ -51,6 +51,11 @@ flap_dp1() {	# WHEN: shuts dp1, checks what stays, brings it back, checks it all
 		grep -q "198.19.10.0/24 .*inactive" <<<"$(tern_cli -c "show ip route 198.19.10.0/24")"
 	check "$when, dp1 shut: the distance-0 route via dp0 carries 198.19.30.0/24" \
 		[ "$(fib_port 198.19.30.1)" = dp0 ]
+	check "$when, dp1 shut: show interfaces says it is administratively down, with its address" \
+		eval 'tern_cli -c "show interfaces dp1" | grep -q "^dp1 is administratively down, link" &&
+		      tern_cli --json -c "show interfaces dp1" | json_true "j[\"interfaces\"][0][\"addresses\"] == [\"198.18.1.1/24\"]"'
+	check "$when, dp1 shut: show ip interface brief lists its address and states" \
+		grep -q "^dp1  *198.18.1.1/24  *administratively down  *up$" <<<"$(tern_cli -c "show ip interface brief")"
 	tern_cli -c "configure terminal" -c "interface dp1" -c "no shutdown" -c "end"
 	wait_for "$when, dp1 back: the kernel holds every static route and the ARP entry again" all_in_kernel
 	wait_for "$when, dp1 back: 198.19.10.0/24 forwards out of dp1" eval '[ "$(fib_port 198.19.10.1)" = dp1 ]'
