@@ -71,6 +71,7 @@ struct rib_route_info {
 	struct rib_route_attrs attrs;
 	uint32_t nh_id;
 	bool unplaced;		/* in use, but the FIB refused it (no room): it waits */
+	bool waiting;		/* not in use: another route of its prefix is preferred */
 	struct rib_nh_spec nh;
 };
 

@@ -425,6 +425,7 @@ int rib_route_find(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric
 	if ((a = alt_first(&key, &slot)) < 0)
 		return -ENOENT;
 	fill_info(&key, &alts[a].rec, false, out);
+	out->waiting = true;
 	return 0;
 }
 
@@ -465,8 +466,10 @@ int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting
 		return -ENOMEM;
 	while (i < cap && (pos = route_table_next(&iter)) >= 0)
 		fill_info(route_key_at(pos), route_rec_at(pos), *route_unplaced_at(pos), &r[i++]);
-	for (a = 0; waiting && a < nb_alts && i < cap; a++)
-		fill_info(&alts[a].key, &alts[a].rec, false, &r[i++]);
+	for (a = 0; waiting && a < nb_alts && i < cap; a++) {
+		fill_info(&alts[a].key, &alts[a].rec, false, &r[i]);
+		r[i++].waiting = true;
+	}
 	qsort(r, i, sizeof(*r), route_cmp);
 	*out = r;
 	*n = i;

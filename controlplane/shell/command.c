@@ -10,7 +10,7 @@
 #include "controlplane/shell/command.h"
 
 static const struct cmd_def *const *tables;
-static const struct cmd_def *const all_tables[] = { cmd_mode_table, cmd_show_table, cmd_ip_table,
+static const struct cmd_def *const all_tables[] = { cmd_mode_table, cmd_show_table, cmd_route_table, cmd_ip_table,
 						     cmd_exception_table, cmd_consistency_table, cmd_config_table,
 						     cmd_tools_table, cmd_logging_table, cmd_trace_table,
 						     cmd_workers_table, cmd_resources_table, cmd_users_table,

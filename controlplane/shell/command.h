@@ -73,6 +73,7 @@ struct cmd_def {
 
 /* Each command file exports a table ending with an entry whose syntax is NULL. */
 extern const struct cmd_def cmd_show_table[];
+extern const struct cmd_def cmd_route_table[];
 extern const struct cmd_def cmd_mode_table[];
 extern const struct cmd_def cmd_ip_table[];
 extern const struct cmd_def cmd_exception_table[];

@@ -19,7 +19,9 @@ for i in range(200):
 
 ipr add 198.19.1.0/24 nexthop via 198.18.0.2 nexthop via 198.18.1.2
 check "a multipath route becomes an ECMP group" [ "$(fib 198.19.1.1 'j["kind"]')" = ecmp ]
-check "show ip route lists both paths" grep -q "via 198.18.0.2 dev dp0, via 198.18.1.2 dev dp1" <<<"$(tern_cli -c "show ip route 198.19.1.0/24")"
+out=$(tern_cli -c "show ip route 198.19.1.0/24")
+check "show ip route lists both paths, a line each" \
+	eval 'grep -q "198.19.1.0/24 .*via 198.18.0.2, dp0, weight 1" <<<"$out" && grep -q "^  \*  *via 198.18.1.2, dp1, weight 1" <<<"$out"'
 t0=$(if_counter dp0 tx_packets); t1=$(if_counter dp1 tx_packets)
 ip netns exec "$H1" /usr/bin/python3 -c '
 import socket
@@ -71,7 +73,7 @@ check "a route of table 100 reaches the FIB" [ "$(fib 198.19.7.1 'j["port"]')" =
 t1=$(if_counter dp1 tx_packets)
 udp_to 198.19.7.1
 check "and forwards real packets to h2" [ $(( $(if_counter dp1 tx_packets) - t1 )) -ge 200 ]
-check "show ip route names the table" grep -q "198.19.7.0/24 .*via 198.18.1.2 dev dp1 (table 100)" <<<"$(tern_cli -c "show ip route 198.19.7.0/24")"
+check "show ip route names the table" grep -q "198.19.7.0/24 .*via 198.18.1.2, dp1 (table 100)" <<<"$(tern_cli -c "show ip route 198.19.7.0/24")"
 ipr add 198.19.7.0/24 via 198.18.0.2 metric 900
 check "main's route for the same prefix is preferred, whatever its metric" [ "$(fib 198.19.7.1 'j["port"]')" = dp0 ]
 check "the FIB equals the kernel's tables (main and 100)" consistent

@@ -25,7 +25,7 @@ bird_start() {	# NS NAME
 	T_PIDS+=("$(cat "$T_DIR/bird-$2.pid")")
 }
 birdc_() { birdc -s "$T_DIR/bird-$1.ctl" "${@:2}"; }
-route_origin() { tern_cli --json -c "show ip route $1" | json_field 'j["routes"][0]["origin"] if j["routes"] else "none"'; }
+route_origin() { tern_cli --json -c "show ip route $1" | json_field 'j["routes"][0]["origin"] if j.get("routes") else "none"'; }	# none: an error, no route
 learnt() { [ "$(route_origin 198.19.10.0/24)" = bird ]; }
 gone() { [ "$(route_origin 198.19.10.0/24)" = none ] && [ "$(fib_kind 198.19.10.1)" = no-route ]; }
 

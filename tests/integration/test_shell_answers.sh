@@ -38,6 +38,22 @@ out=$(tern_cli --json -c "show ip route 198.19.0.0/16")
 check "next hops in JSON: objects with gateway, interface and weight: $out" json_true \
 	'sorted((h["gateway"], h["interface"], h["weight"]) for h in j["routes"][0]["nexthops"]) == [("198.18.0.2", "dp0", 1), ("198.18.1.2", "dp1", 3)]' <<<"$out"
 
+tern_cli -c "configure terminal" -c "ip route 198.19.0.0/16 198.18.1.9 200" \
+	-c "arp 198.18.1.77 02:00:00:00:77:77 dp1" -c "end"
+out=$(tern_cli -c "show ip route")
+check "show ip route as FRR prints it: a legend of codes" grep -q "^Codes: K - kernel, C - connected" <<<"$out"
+check "... the selected route in the FIB, [distance/metric], a line and a weight for each next hop" \
+	eval 'grep -q "^S>\* 198.19.0.0/16 \[0/0\] via 198.18.0.2, dp0, weight 1$" <<<"$out" &&
+	      grep -q "^  \*  *via 198.18.1.2, dp1, weight 3$" <<<"$out"'
+check "... the backup at distance 200, neither selected nor in the FIB" \
+	grep -q "^S   198.19.0.0/16 \[200/0\] via 198.18.1.9, dp1$" <<<"$out"
+check "... a connected route" grep -q "^C>\* 198.18.0.0/24 \[0/0\] is directly connected, dp0$" <<<"$out"
+check "... and no neighbour's host route (show ip neighbors has them)" \
+	eval '! grep -q "198.18.1.77" <<<"$out" && ! tern_cli --json -c "show ip route" | grep -q "198.18.1.77" &&
+	      tern_cli -c "show ip neighbors" | grep -q "198.18.1.77"'
+check "JSON: selected and installed for each route" json_true \
+	'sorted((r["metric"], r["selected"], r["installed"]) for r in j["routes"]) == [(0, True, True), (200, False, False)]' \
+	<<<"$(tern_cli --json -c "show ip route 198.19.0.0/16")"
 out=$(tern_cli -c "configure terminal" -c "show version" 2>&1)
 check "show in configuration mode, without do: $(head -1 <<<"$out")" grep -q "^tern 0.1.0" <<<"$out"
 out=$(tern_cli -c "configure terminal" -c "interface dp0" -c "write memory" 2>&1)

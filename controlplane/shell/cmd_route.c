@@ -1,0 +1,331 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * show ip route, as FRR's vtysh prints it: a legend of codes, each route with its origin,
+ * whether it is the one selected for its prefix (>) and in the FIB (*), [distance/metric],
+ * each next hop on a line of its own with its weight; the routes waiting behind the selected
+ * one and the static routes that are inactive are listed too, the neighbours' host routes are
+ * not (show ip neighbors has them). JSON gives each route's fields and next hops as objects.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/rtnetlink.h>
+
+#include "controlplane/mirror/rib.h"
+#include "controlplane/shell/command.h"
+#include "controlplane/shell/render.h"
+#include "controlplane/shell/statics.h"
+#include "dataplane/dp.h"
+#include "dataplane/fib.h"
+#include "dataplane/ip4.h"
+#include "dataplane/node.h"
+
+static const char *route_origin(const struct rib_route_info *r)
+{
+	if (r->nh.type == RIB_NH_LOCAL || r->nh.type == RIB_NH_BROADCAST)
+		return "local";
+	if (r->attrs.kproto == RTPROT_KERNEL && r->nh.type == RIB_NH_CONNECTED)
+		return "connected";
+	return rib_kproto_name(r->attrs.kproto);
+}
+
+/* FRR's letter for an origin. */
+static char origin_code(const char *origin)
+{
+	static const struct {
+		const char *origin;
+		char code;
+	} codes[] = {
+		{ "kernel", 'K' }, { "boot", 'K' }, { "connected", 'C' }, { "local", 'L' },
+		{ "static", 'S' }, { "bgp", 'B' }, { "ospf", 'O' }, { "dhcp", 'D' }, { "zebra", 'Z' },
+	};
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(codes); i++)
+		if (strcmp(codes[i].origin, origin) == 0)
+			return codes[i].code;
+	return 'X';
+}
+
+#define LEGEND \
+	"Codes: K - kernel, C - connected, L - local, S - static, B - BGP, O - OSPF,\n" \
+	"       D - DHCP, Z - FRR (zebra), X - another daemon (BIRD, ...)\n" \
+	"       > - selected route, * - in the FIB, q - not in the FIB (it is full),\n" \
+	"       i - inactive (no next hop up)\n\n"
+
+/* Which routes show ip route lists: all, one prefix, those within one, or the one that
+ * forwards an address. */
+struct route_filter {
+	bool on, longer;
+	uint32_t prefix;
+	uint8_t len;
+};
+
+static bool filter_takes(const struct route_filter *f, uint32_t prefix, uint8_t len)
+{
+	uint32_t m = f->len ? ~0u << (32 - f->len) : 0;
+
+	if (!f->on)
+		return true;
+	if (f->longer)
+		return len >= f->len && (prefix & m) == (f->prefix & m);
+	return len == f->len && prefix == (f->prefix & m);
+}
+
+/* The ports of nh's next hops that cannot send now (shut, or their link down), each once, in
+ * buf; false when there are none. */
+static bool hops_down(const struct rib_nh_spec *nh, char *buf, size_t len)
+{
+	const struct rib_hop *h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
+	unsigned int n = nh->type == RIB_NH_GROUP ? nh->nb_members : rib_nh_on_port(nh->type);
+	unsigned int i, j;
+
+	buf[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (h[i].port >= dp.nb_ports || dp_port_egress_ok(h[i].port))
+			continue;
+		for (j = 0; j < i && h[j].port != h[i].port; j++)
+			;
+		if (j == i)
+			snprintf(buf + strlen(buf), len - strlen(buf), "%s%s", buf[0] ? ", " : "",
+				 dp.ports[h[i].port].name);
+	}
+	return buf[0] != '\0';
+}
+
+/* A route's next hops as a JSON list of objects, a member of weight w once with its weight
+ * (the RIB holds it w times, side by side). */
+static void nexthops_json(const struct rib_nh_spec *nh, char *buf, size_t len)
+{
+	const struct rib_hop *h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
+	unsigned int n = nh->type == RIB_NH_GROUP ? nh->nb_members : rib_nh_on_port(nh->type);
+	unsigned int i, j, w, out = 0;
+	char gw[16];
+	size_t at;
+
+	snprintf(buf, len, "[");
+	for (i = 0; i < n; i += w) {
+		for (j = 0, w = 0; j < n; j++)	/* counted once, at its first place */
+			w += h[j].port == h[i].port && h[j].gw == h[i].gw;
+		for (j = 0; j < i && !(h[j].port == h[i].port && h[j].gw == h[i].gw); j++)
+			;
+		if (j < i) {
+			w = 1;
+			continue;
+		}
+		cmd_fmt_ip(h[i].gw, gw, sizeof(gw));
+		at = strlen(buf);
+		snprintf(buf + at, len - at, "%s{\"gateway\": %s%s%s, \"interface\": \"%s\", \"weight\": %u}",
+			 out++ ? ", " : "", h[i].gw ? "\"" : "", h[i].gw ? gw : "null",
+			 h[i].gw ? "\"" : "", h[i].port < dp.nb_ports ? dp.ports[h[i].port].name : "",
+			 w);
+		w = 1;
+	}
+	at = strlen(buf);
+	snprintf(buf + at, len - at, "]");
+}
+
+/* A route's next hops as FRR prints them, one a line, each the weight it has in a group (the
+ * RIB holds a member of weight w w times, side by side); indent: where the hops' column is. */
+static void hops_text(const struct rib_nh_spec *nh, bool fib, int indent, char *buf, size_t len)
+{
+	const struct rib_hop *h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
+	unsigned int n = nh->type == RIB_NH_GROUP ? nh->nb_members : 1, i, j, w, out = 0;
+	char gw[16];
+	size_t at;
+
+	buf[0] = '\0';
+	if (nh->type != RIB_NH_GROUP && nh->type != RIB_NH_GATEWAY && nh->type != RIB_NH_CONNECTED) {
+		rib_nh_describe(nh, buf, len);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && !(h[j].port == h[i].port && h[j].gw == h[i].gw); j++)
+			;
+		if (j < i)
+			continue;	/* written with its first place */
+		for (j = i, w = 0; j < n; j++)
+			w += h[j].port == h[i].port && h[j].gw == h[i].gw;
+		cmd_fmt_ip(h[i].gw, gw, sizeof(gw));
+		at = strlen(buf);
+		if (out++)
+			snprintf(buf + at, len - at, "\n  %c%*s", fib ? '*' : ' ', indent - 3, "");
+		at = strlen(buf);
+		if (h[i].gw)
+			snprintf(buf + at, len - at, "via %s, %s", gw, dp.ports[h[i].port].name);
+		else
+			snprintf(buf + at, len - at, "is directly connected, %s", dp.ports[h[i].port].name);
+		at = strlen(buf);
+		if (nh->type == RIB_NH_GROUP)
+			snprintf(buf + at, len - at, ", weight %u", w);
+	}
+}
+
+/* The configured static routes none of whose next hops can be in the kernel now (their
+ * interfaces are down) that f takes, as rows of show ip route (r NULL: only counted); returns
+ * how many. */
+static unsigned int inactive_statics(struct render *r, const struct route_filter *f)
+{
+	const struct static_route *st;
+	unsigned int n = statics_routes(&st), i, h, found = 0;
+	char pfx[24], desc[512], line[700], gw[16], head[64];
+
+	for (i = 0; i < n; i++) {
+		if (st[i].active || st[i].type != RTN_UNICAST || !filter_takes(f, st[i].prefix, st[i].len))
+			continue;
+		if (found++, r == NULL)
+			continue;	/* counted only */
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(st[i].prefix), st[i].len);
+		desc[0] = '\0';
+		for (h = 0; h < st[i].nb_hops; h++) {
+			const struct static_hop *hp = &st[i].hops[h];
+
+			cmd_fmt_ip(hp->gw, gw, sizeof(gw));
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "%s%s%s", h ? ", " : "",
+				 hp->gw ? "via " : "dev ", hp->gw ? gw : dp.ports[hp->port].name);
+		}
+		snprintf(head, sizeof(head), "Si  %s [%u/0] ", pfx, st[i].metric);
+		snprintf(line, sizeof(line), "%s%s (inactive: no next hop is up)", head, desc);
+		render_row(r, (union render_val[]){ RS("static"), RS(pfx), RU(st[i].metric),
+			   RU(RT_TABLE_MAIN), RS("inactive"), RU(0), RS(desc), RS("[]"), RB(false),
+			   RB(false), RS(line) });
+	}
+	return found;
+}
+
+/* The route that forwards ip: the longest in use the FIB holds, the neighbours' host routes
+ * passed over (their connected subnet's route stands for them here). */
+static int route_to(uint32_t ip, struct rib_route_info *out)
+{
+	int len;
+
+	for (len = 32; len >= 0; len--)
+		if (rib_route_get(ip, len, out) == 0 && !out->unplaced &&
+		    out->attrs.src != RIB_SRC_ADJACENCY)
+			return 0;
+	return -ENETUNREACH;
+}
+
+static int cmd_show_ip_route(struct cmd_ctx *ctx)
+{
+	static const struct render_col cols[] = {
+		{ "origin", NULL, "%-10s", R_STR }, { "prefix", NULL, "%-18s", R_STR },
+		{ "metric", NULL, "%lu", R_UINT }, { "table", NULL, "%lu", R_UINT },
+		{ "type", NULL, "%s", R_STR }, { "nexthop_id", NULL, "%lu", R_UINT },
+		{ "nexthop", NULL, "%s", R_STR }, { "nexthops", NULL, "%s", R_JSON },
+		{ "installed", NULL, "%s", R_BOOL }, { "selected", NULL, "%s", R_BOOL },
+		{ NULL, "", "%s", R_STR },
+	};
+	const char *only_arg = cmd_arg(ctx, "prefix"), *addr = cmd_arg(ctx, "address");
+	struct route_filter f = { .longer = cmd_arg(ctx, "longer-prefixes") != NULL };
+	struct rib_route_info *ri, best;
+	unsigned int n, i, shown = 0;
+	char pfx[24], desc[512], line[2400], down[96], hops[2048], text[2048], head[64];
+	struct render r;
+	int rc;
+
+	if (only_arg && (rc = cmd_parse_prefix(ctx, only_arg, &f.prefix, &f.len, false)) < 0)
+		return rc;
+	if (addr != NULL) {
+		if (cmd_parse_ip(addr, &f.prefix) < 0)
+			return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", addr);
+		if (route_to(f.prefix, &best) < 0)
+			return cmd_error(ctx, -ENOENT, "%% No route to %s", addr);
+		f.prefix = best.prefix;
+		f.len = best.len;
+	}
+	f.on = only_arg != NULL || addr != NULL;
+	if ((rc = rib_routes_sorted(&ri, &n, true)) < 0)
+		return cmd_error(ctx, rc, "%% Cannot list routes: %s", strerror(-rc));
+	for (i = 0; i < n && !shown; i++)
+		shown += ri[i].attrs.src != RIB_SRC_ADJACENCY && filter_takes(&f, ri[i].prefix, ri[i].len);
+	if (f.on && !shown && !inactive_statics(NULL, &f)) {
+		free(ri);
+		return cmd_error(ctx, -ENOENT, "%% No route %s %s", f.longer ? "within" : "for",
+				 only_arg);
+	}
+	render_begin(&r, ctx);
+	if (!f.on)
+		render_text(&r, LEGEND);
+	render_table_begin(&r, "routes", cols, RTE_DIM(cols), false);
+	for (i = 0; i < n; i++) {
+		const char *origin = route_origin(&ri[i]);
+		bool fib = !ri[i].waiting && !ri[i].unplaced;
+		int at;
+
+		if (ri[i].attrs.src == RIB_SRC_ADJACENCY || !filter_takes(&f, ri[i].prefix, ri[i].len))
+			continue;
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(ri[i].prefix), ri[i].len);
+		rib_nh_describe(&ri[i].nh, desc, sizeof(desc));
+		nexthops_json(&ri[i].nh, hops, sizeof(hops));
+		at = snprintf(head, sizeof(head), "%c%c%c %s [%u/0] ", origin_code(origin),
+			      ri[i].waiting ? ' ' : '>', ri[i].unplaced ? 'q' : fib ? '*' : ' ', pfx,
+			      ri[i].attrs.metric);
+		hops_text(&ri[i].nh, fib, at, text, sizeof(text));
+		snprintf(line, sizeof(line), "%s%s", head, text);
+		if (rib_table_rank(ri[i].attrs.table) > 1)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line), " (table %u)",
+				 ri[i].attrs.table);
+		if (ri[i].unplaced)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " (not installed: the FIB is full)");
+		if (!ri[i].waiting && hops_down(&ri[i].nh, down, sizeof(down)))
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 " (link down: %s; not used)", down);
+		render_row(&r, (union render_val[]){ RS(origin), RS(pfx), RU(ri[i].attrs.metric),
+			   RU(ri[i].attrs.table), RS(rib_nh_type_name(ri[i].nh.type)), RU(ri[i].nh_id),
+			   RS(desc), RS(hops), RB(fib), RB(!ri[i].waiting), RS(line) });
+	}
+	inactive_statics(&r, &f);
+	render_table_end(&r);
+	render_end(&r);
+	free(ri);
+	return 0;
+}
+
+static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
+{
+	unsigned int t, groups, group_total;
+	struct rib_counts c;
+	struct render r;
+
+	rib_counts(&c);
+	render_begin(&r, ctx);
+	render_uint(&r, "kernel_routes", "routes from the kernel   %10lu\n", c.routes[RIB_SRC_KERNEL]);
+	render_uint(&r, "adjacencies", "neighbour adjacencies    %10lu\n", c.routes[RIB_SRC_ADJACENCY]);
+	render_uint(&r, "alternates", "set aside (table, metric) %9lu\n", c.alternates);
+	render_uint(&r, "not_installed", c.unplaced ? "not installed (FIB full)  %9lu\n" : NULL,
+		    c.unplaced);
+	render_object_begin(&r, "by_type");
+	for (t = 0; t <= RIB_NH_GROUP; t++) {
+		render_text(&r, "  %-22s ", rib_nh_type_name(t));
+		render_uint(&r, rib_nh_type_name(t), "%10lu\n", c.by_type[t]);
+	}
+	render_object_end(&r);
+	render_uint(&r, "nexthops", "nexthops                 %10lu\n", c.nexthops);
+	render_uint(&r, "neighbors", "neighbours               %10lu\n", c.neighbours);
+	render_uint(&r, "addresses", NULL, c.addresses);
+	dp_fib_groups(&groups, &group_total);
+	render_uint(&r, "fib_routes", "FIB routes               %10lu\n", dp_fib_routes());
+	render_uint(&r, "fib_groups", "FIB /24s with longer routes %7lu", groups);
+	render_uint(&r, "fib_groups_max", " of %lu\n", group_total);
+	render_uint(&r, "fib_updates", "FIB updates              %10lu\n", dp_fib_updates());
+	render_uint(&r, "fib_memory_bytes", NULL, dp_fib_memory());
+	render_text(&r, "FIB memory               %10zu MiB (two copies)\n", dp_fib_memory() >> 20);
+	/* after a bulk load at start: forwarding is complete, the spare copy follows */
+	render_uint(&r, "fib_standby_lag", dp_fib_lag() > 0 ?
+		    "FIB second copy behind   %10lu entries (being brought level)\n" : NULL, dp_fib_lag());
+	render_end(&r);
+	return 0;
+}
+
+const struct cmd_def cmd_route_table[] = {
+	{ CMD_MODE_EXEC, "show ip route", "The routing table", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M", "One route", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route address:A.B.C.D", "The route that forwards an address (longest match)", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },
+	{ CMD_MODE_EXEC, "show ip route summary", "Route counts by type, nexthops, FIB memory", cmd_show_ip_route_summary, 0 },
+	{ 0 },
+};
