@@ -48,6 +48,7 @@ struct route_line {
 	const char *pfx;
 	const char *target;	/* NULL: any (no ip route P) */
 	const char *distance;
+	const char *out;	/* the interface a gateway is reached by; NULL: its subnet's */
 	uint32_t metric;
 	unsigned int weight;	/* 0: not given */
 };
@@ -60,6 +61,7 @@ static int route_line(struct cmd_ctx *ctx, struct route_line *l)
 	l->pfx = cmd_arg(ctx, "prefix");
 	l->target = cmd_arg(ctx, "target");
 	l->distance = cmd_arg(ctx, "distance");
+	l->out = cmd_arg(ctx, "out");
 	if (weight != NULL) {
 		unsigned long w = strtoul(weight, NULL, 10);
 
@@ -107,7 +109,7 @@ static bool route_names(const struct static_route *r, const struct route_req *q,
 	if (q->type != RTN_UNICAST || r->type != RTN_UNICAST)
 		return q->type == r->type;
 	for (i = 0; i < r->nb_hops; i++)
-		if (r->hops[i].gw == q->hop.gw && (q->hop.gw != 0 || r->hops[i].port == q->hop.port))
+		if (statics_same_hop(&r->hops[i], &q->hop))
 			return true;
 	return false;
 }
@@ -157,6 +159,14 @@ static int route_change(struct cmd_ctx *ctx, bool add)
 		return rc;
 	if (l.target != NULL && (rc = route_target(ctx, l.target, &q)) < 0)
 		return rc;
+	if (l.out != NULL) {	/* a gateway and the interface it is reached by */
+		struct dp_port *p = dp_port_by_name(l.out);
+
+		q.hop.port = p - dp.ports;
+		if (add && rib_connected_port(q.hop.gw) != q.hop.port)
+			return cmd_error(ctx, -EINVAL, "%% Gateway %s is not on a subnet of %s",
+					 l.target, l.out);
+	}
 	q.hop.weight = l.weight;
 	if (add) {
 		if (q.type == RTN_UNICAST && q.hop.gw && rib_connected_port(q.hop.gw) < 0)
@@ -241,9 +251,11 @@ const struct cmd_def cmd_ip_table[] = {
 	{ CMD_MODE_CONFIG, "ip route prefix:A.B.C.D/M (target:A.B.C.D|target:IFNAME) [distance:NUMBER] [weight NUMBER]",
 	  "Static route via a gateway or out of an interface; lines of one prefix and distance add up to ECMP, weight (1..256) is a member's share",
 	  cmd_ip_route, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG, "ip route prefix:A.B.C.D/M target:A.B.C.D out:IFNAME [distance:NUMBER] [weight NUMBER]",
+	  "Static route via a gateway reached by that interface", cmd_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "ip route prefix:A.B.C.D/M (target:blackhole|target:unreachable|target:prohibit) [distance:NUMBER]",
 	  "Drop: silently, with ICMP unreachable, or with ICMP prohibited", cmd_ip_route, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG, "no ip route prefix:A.B.C.D/M [(target:A.B.C.D|target:IFNAME|target:blackhole|target:unreachable|target:prohibit) [distance:NUMBER]]",
+	{ CMD_MODE_CONFIG, "no ip route prefix:A.B.C.D/M [(target:A.B.C.D [out:IFNAME]|target:IFNAME|target:blackhole|target:unreachable|target:prohibit) [distance:NUMBER]]",
 	  "Remove a static route (with a gateway or interface, that member of an ECMP route; with a distance, of that distance)",
 	  cmd_no_ip_route, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG, "arp address:A.B.C.D mac:MAC interface:IFNAME", "Static ARP entry", cmd_arp, CMD_F_CONFIG },

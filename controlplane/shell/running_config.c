@@ -65,12 +65,14 @@ static void interface_section(struct outbuf *out, unsigned int i)
 }
 
 static void route_line(struct outbuf *out, const struct static_route *r, const char *target,
-		       unsigned int weight)
+		       const char *via, unsigned int weight)
 {
 	char pfx[24], metric[12], w[12];
-	struct cmd_word words[4] = { { "prefix", pfx }, { "target", target } };
+	struct cmd_word words[5] = { { "prefix", pfx }, { "target", target } };
 	unsigned int n = 2;
 
+	if (via != NULL)
+		words[n++] = (struct cmd_word){ "out", via };
 	snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(r->prefix), r->len);
 	if (r->metric) {
 		snprintf(metric, sizeof(metric), "%u", r->metric);
@@ -120,15 +122,18 @@ static void static_routes(struct outbuf *out)
 		const struct static_route *r = &all[order[i]];
 
 		if (r->type != RTN_UNICAST) {
-			route_line(out, r, drop_name(r->type), 1);
+			route_line(out, r, drop_name(r->type), NULL, 1);
 			continue;
 		}
 		for (h = 0; h < r->nb_hops; h++) {
-			if (r->hops[h].gw)
-				cmd_fmt_ip(r->hops[h].gw, name, sizeof(name));
+			const struct static_hop *hp = &r->hops[h];
+
+			if (hp->gw)
+				cmd_fmt_ip(hp->gw, name, sizeof(name));
 			else
-				snprintf(name, sizeof(name), "%s", dp.ports[r->hops[h].port].name);
-			route_line(out, r, name, r->hops[h].weight);
+				snprintf(name, sizeof(name), "%s", dp.ports[hp->port].name);
+			route_line(out, r, name, hp->gw && hp->port >= 0 ? dp.ports[hp->port].name : NULL,
+				   hp->weight);
 		}
 	}
 	free(order);

@@ -75,9 +75,10 @@ bool statics_hop_live(const struct static_hop *h)
 	return h->gw == 0 || rib_connected_port(h->gw) == port;
 }
 
-static bool same_hop(const struct static_hop *a, const struct static_hop *b)
+bool statics_same_hop(const struct static_hop *a, const struct static_hop *b)
 {
-	return a->gw == b->gw && (a->gw != 0 || a->port == b->port);
+	/* a gateway named without its interface is the same as with one */
+	return a->gw == b->gw && (a->port == b->port || (a->gw != 0 && (a->port < 0 || b->port < 0)));
 }
 
 /* The members of r that can be in the kernel now, as the kernel takes them. */
@@ -88,7 +89,7 @@ static unsigned int live_hops(const struct static_route *r, struct nlr_hop *out)
 	for (i = 0; i < r->nb_hops; i++)
 		if (statics_hop_live(&r->hops[i]))
 			out[n++] = (struct nlr_hop){ .gw = r->hops[i].gw, .weight = r->hops[i].weight,
-				.ifindex = r->hops[i].gw ? 0 : mirror_port_ifindex(r->hops[i].port) };
+				.ifindex = r->hops[i].port >= 0 ? mirror_port_ifindex(r->hops[i].port) : 0 };
 	return n;
 }
 
@@ -207,7 +208,7 @@ int statics_route_add(uint32_t prefix, uint8_t len, uint32_t metric, uint8_t typ
 		r->nb_hops = 0;
 	}
 	if (hop != NULL) {
-		for (h = 0; h < r->nb_hops && !same_hop(&r->hops[h], hop); h++)
+		for (h = 0; h < r->nb_hops && !statics_same_hop(&r->hops[h], hop); h++)
 			;
 		if (h == r->nb_hops) {
 			if (h == RIB_GROUP_MAX) {
@@ -240,7 +241,7 @@ int statics_route_del(uint32_t prefix, uint8_t len, uint32_t metric, const struc
 		return -ENOENT;
 	r = &routes[i];
 	if (hop != NULL) {
-		for (h = 0; h < r->nb_hops && !same_hop(&r->hops[h], hop); h++)
+		for (h = 0; h < r->nb_hops && !statics_same_hop(&r->hops[h], hop); h++)
 			;
 		if (h == r->nb_hops)
 			return -ENOENT;

@@ -64,6 +64,9 @@ unsigned int statics_arps(const struct static_arp **out);
 /* Writes to the kernel what it lacks of the configuration, after a link or address change
  * (the mirror's link generation moved); from the control loop's tick. */
 void statics_tick(void);
+/* Whether a and b are the same member (a gateway named without its interface is the same as
+ * with one). */
+bool statics_same_hop(const struct static_hop *a, const struct static_hop *b);
 /* Whether a member can be in the kernel now: its interface up, its gateway on its subnet. */
 bool statics_hop_live(const struct static_hop *h);
 

@@ -54,6 +54,9 @@ check "... and no neighbour's host route (show ip neighbors has them)" \
 check "JSON: selected and installed for each route" json_true \
 	'sorted((r["metric"], r["selected"], r["installed"]) for r in j["routes"]) == [(0, True, True), (200, False, False)]' \
 	<<<"$(tern_cli --json -c "show ip route 198.19.0.0/16")"
+out=$(tern_cli -c "configure terminal" -c "ip route 198.19.60.0/24 198.18.1.2 dp0" 2>&1)
+check "a gateway named with an interface must be on its subnet: $out" \
+	grep -q "Gateway 198.18.1.2 is not on a subnet of dp0" <<<"$out"
 out=$(tern_cli -c "configure terminal" -c "show version" 2>&1)
 check "show in configuration mode, without do: $(head -1 <<<"$out")" grep -q "^tern 0.1.0" <<<"$out"
 out=$(tern_cli -c "configure terminal" -c "interface dp0" -c "write memory" 2>&1)

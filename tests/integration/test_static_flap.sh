@@ -15,11 +15,13 @@ tern_cli -c "configure terminal" \
 	-c "ip route 198.19.20.0/24 198.18.0.2" -c "ip route 198.19.20.0/24 198.18.1.2 weight 3" \
 	-c "ip route 198.19.30.0/24 198.18.0.2" -c "ip route 198.19.30.0/24 198.18.1.2 200" \
 	-c "ip route 198.19.40.0/24 dp1" -c "ip route 198.19.99.0/24 blackhole" \
+	-c "ip route 198.19.50.0/24 198.18.1.2 dp1" \
 	-c "arp 198.18.1.77 02:00:00:00:77:77 dp1" -c "end"
 check "static configuration accepted" [ $? -eq 0 ]
 statics() { tern_cli -c "show running-config" | grep -e '^ip route' -e '^arp'; }
 statics > "$T_DIR/configured"
-check "running-config holds the 8 static lines" [ "$(wc -l < "$T_DIR/configured")" = 8 ]
+check "running-config holds the 9 static lines" [ "$(wc -l < "$T_DIR/configured")" = 9 ]
+check "a gateway with its interface is one line" grep -qx "ip route 198.19.50.0/24 198.18.1.2 dp1" "$T_DIR/configured"
 
 kroutes() { ip -n "$R" route show proto static; }
 all_in_kernel() {
@@ -29,6 +31,7 @@ all_in_kernel() {
 		grep -q "^198.19.30.0/24 via 198.18.0.2 dev dp0" <<<"$k" &&
 		grep -q "^198.19.30.0/24 via 198.18.1.2 dev dp1 metric 200" <<<"$k" &&
 		grep -q "^198.19.40.0/24 dev dp1" <<<"$k" &&
+		grep -q "^198.19.50.0/24 via 198.18.1.2 dev dp1" <<<"$k" &&
 		grep -q "^blackhole 198.19.99.0/24" <<<"$k" &&
 		grep -A2 "^198.19.20.0/24" <<<"$k" | grep -q "via 198.18.1.2 dev dp1 weight 3" &&
 		grep -A2 "^198.19.20.0/24" <<<"$k" | grep -q "via 198.18.0.2 dev dp0 weight 1" &&
