@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/counters.h"
 #include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
 #include "dataplane/punt.h"
@@ -14,8 +15,8 @@ static void port_render(struct render *r, unsigned int i)
 	struct kni_port_stats ks;
 	unsigned int k;
 
-	dp_punt_stats(i, &ps);
-	kni_port_stats(i, &ks);
+	counters_punt(i, &ps);	/* since the last clear counters */
+	counters_kni(i, &ks);
 	render_object_begin(r, NULL);
 	render_str(r, "port", "%s <-> ", dp.ports[i].name);
 	render_str(r, "tap", "kernel interface %s\n", kni_tap_name(i));

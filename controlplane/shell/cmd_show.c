@@ -17,6 +17,7 @@
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/counters.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/render.h"
 #include "controlplane/shell/statics.h"
@@ -339,7 +340,7 @@ static int cmd_show_counters(struct cmd_ctx *ctx)
 		uint64_t punted = 0;
 
 		dp_port_stats_get(&dp.ports[i], &st);
-		dp_punt_stats(i, &ps);
+		counters_punt(i, &ps);	/* since the last clear counters */
 		for (k = 0; k < DP_PUNT_REASON_MAX; k++)
 			punted += ps.punted[k];
 		render_row(&r, (union render_val[]){ RS(dp.ports[i].name), RU(st.ipackets),
@@ -399,12 +400,21 @@ static int cmd_show_errors(struct cmd_ctx *ctx)
 	return 0;
 }
 
+/* What show interfaces, show counters and show exception report per interface starts again
+ * from zero; the counters of the whole router (show errors, show workers, show netlink) and
+ * the metrics endpoint's keep counting from the start, and the answer says so. */
 static int cmd_clear_counters(struct cmd_ctx *ctx)
 {
+	const char *name = cmd_arg(ctx, "interface");
+	struct dp_port *only = name ? dp_port_by_name(name) : NULL;
 	unsigned int i;
 
 	DP_FOREACH_IFACE(i)
-		dp_port_stats_reset(&dp.ports[i]);
+		if (only == NULL || only == &dp.ports[i])
+			counters_clear(i);
+	ob_printf(ctx->out, "Cleared the counters of %s%s (show interfaces, show counters, show "
+		  "exception); show errors, show workers, show netlink and the metrics count since "
+		  "ternd started\n", only ? "" : "every interface", only ? only->name : "");
 	return 0;
 }
 
@@ -554,6 +564,6 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },
 	{ CMD_MODE_EXEC, "show ip neighbors", "Neighbour (ARP) table", cmd_show_arp, 0 },
 	{ CMD_MODE_EXEC, "show arp", "Neighbour (ARP) table", cmd_show_arp, 0 },
-	{ CMD_MODE_EXEC, "clear counters", "Reset interface counters", cmd_clear_counters, CMD_F_CONFIG },
+	{ CMD_MODE_EXEC, "clear counters [interface:IFNAME]", "Reset the counters of every interface, or of one", cmd_clear_counters, CMD_F_CONFIG },
 	{ 0 },
 };

@@ -14,6 +14,7 @@
 
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/shell/command.h"
+#include "controlplane/shell/counters.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
@@ -64,6 +65,7 @@ static int cmd_subif_make(struct cmd_ctx *ctx)
 	index = dp_vlan_add(name, pp - dp.ports, &e, err, sizeof(err));
 	if (index < 0)
 		return cmd_error(ctx, index, "%% Cannot make %s: %s", name, err);
+	counters_forget(index);	/* the slot's counters start again from 0 */
 	rc = kni_tap_add(index, err, sizeof(err));
 	if (rc < 0) {
 		dp_vlan_del(index);

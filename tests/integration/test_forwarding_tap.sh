@@ -55,5 +55,13 @@ check "a distance becomes the kernel's metric" grep -q "198.19.60.0/24 via 198.1
 check "and shows in the running-config" grep -q "^ip route 198.19.60.0/24 198.18.1.2 20$" <<<"$(tern_cli -c "show running-config")"
 json=$(tern_cli --json -c "show counters")
 check "show counters: dp0 received and dp1 sent the transit pings" [ "$(json_field 'j["ports"][0]["rx_packets"] >= 25 and j["ports"][1]["tx_packets"] >= 20' <<<"$json")" = True ]
+out=$(tern_cli -c "clear counters dp1")
+check "clear counters dp1 says what it clears and what it does not: $out" \
+	grep -q "Cleared the counters of dp1 (show interfaces, show counters, show exception); show errors" <<<"$out"
+json=$(tern_cli --json -c "show counters")
+check "dp1's counters start again from zero, dp0's go on" json_true \
+	'j["ports"][1]["tx_packets"] < 5 and j["ports"][1]["punted"] < 5 and j["ports"][0]["rx_packets"] >= 25' <<<"$json"
+check "and so do dp1's exception-path counters" json_true \
+	'[p for p in j["ports"] if p["port"] == "dp1"][0]["from_kernel"] < 5' <<<"$(tern_cli --json -c "show exception")"
 check "the FIB equals the kernel's tables" consistent
 tern_test_end
