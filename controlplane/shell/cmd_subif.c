@@ -126,6 +126,8 @@ static int cmd_encapsulation(struct cmd_ctx *ctx)
 	rc = dp_vlan_set_encap(p - dp.ports, &e, err, sizeof(err));
 	if (rc < 0)
 		return cmd_error(ctx, rc, "%% %s: %s", p->name, err);
+	dp_vlan_encap_format(&e, err, sizeof(err));	/* the tags it takes from now on */
+	TERN_LOG(rib, NOTICE, "%s: encapsulation %s", p->name, err);
 	return 0;
 }
 

@@ -113,4 +113,6 @@ run=$(tern_cli -c "show running-config")
 check "after a restart dp0.1020 is back with its tags" \
 	[ "$(sed -n '/^interface dp0.1020$/{n;p}' <<<"$run")" = " encapsulation dot1ad 10 dot1q 20" ]
 check "and dp0.100's kernel interface has its address" has_addr dp0.100 198.18.100.1
+check "the restart's log gives dp0.1020's configured tags" \
+	grep -q "dp0.1020: encapsulation dot1ad 10 dot1q 20" "$T_DIR/ternd.log"
 tern_test_end
