@@ -36,10 +36,12 @@ INTERPOSE_CLOSE := dataplane/workarounds/interpose_close.c
 INTERPOSE_MMAP  := dataplane/workarounds/interpose_mmap.c
 INTERPOSE_INTR  := dataplane/workarounds/interpose_intr.c
 INTERPOSE_RECVMSG := dataplane/workarounds/interpose_recvmsg.c
+INTERPOSE_PCAPNG := dataplane/workarounds/interpose_pcapng.c
+INTERPOSE_PCAPNG_EXPORT := -Wl,--export-dynamic-symbol=rte_pcapng_copy
 INTERPOSE_INTR_EXPORT := $(foreach f,register unregister unregister_pending,\
 	-Wl,--export-dynamic-symbol=rte_intr_callback_$(f))
 DP_SRC    := $(wildcard dataplane/*.c) $(filter-out $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) \
-	$(INTERPOSE_INTR) $(INTERPOSE_RECVMSG),$(wildcard dataplane/workarounds/*.c))
+	$(INTERPOSE_INTR) $(INTERPOSE_RECVMSG) $(INTERPOSE_PCAPNG),$(wildcard dataplane/workarounds/*.c))
 HARNESS_SRC := $(wildcard dataplane/harness/*.c)
 KNI_SRC   := $(wildcard kni/*.c)
 CP_SRC    := $(filter-out controlplane/ternd/main.c,$(wildcard controlplane/*/*.c))
@@ -111,9 +113,9 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/ternd: $(TERND_OBJ) $(call obj,$(INTERPOSE_INTR))
+$(BUILD)/ternd: $(TERND_OBJ) $(call obj,$(INTERPOSE_INTR) $(INTERPOSE_PCAPNG))
 	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) $(INTERPOSE_INTR_EXPORT) $^ -o $@ $(LDLIBS)
+	@$(CC) $(LDFLAGS) $(INTERPOSE_INTR_EXPORT) $(INTERPOSE_PCAPNG_EXPORT) $^ -o $@ $(LDLIBS)
 $(BUILD)/ternd-static: $(TERND_OBJ) $(MEMIF_GUARDED)
 	@echo "  LD      $@ (DPDK static)"
 	@$(CC) $(LDFLAGS) $(TERND_OBJ) -o $@ $(TERND_STATIC_LIBS)
@@ -256,7 +258,7 @@ format:
 # positive is silenced on its line (cppcheck-suppress, NOLINT) with the reason beside it.
 LINT_SRC := $(sort controlplane/ternd/main.c cli/main.c bench/main.c $(CP_SRC) $(DP_SRC) \
 	$(HARNESS_SRC) $(KNI_SRC) $(API_SRC) $(CLI_SRC) $(BENCH_SRC) $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) \
-	$(INTERPOSE_INTR) $(INTERPOSE_RECVMSG))
+	$(INTERPOSE_INTR) $(INTERPOSE_RECVMSG) $(INTERPOSE_PCAPNG))
 TIDY_CHECKS := -*,bugprone-*,-bugprone-easily-swappable-parameters,-bugprone-narrowing-conversions
 TIDY_CHECKS := $(TIDY_CHECKS),-bugprone-reserved-identifier,-bugprone-macro-parentheses
 TIDY_CHECKS := $(TIDY_CHECKS),-bugprone-assignment-in-if-condition

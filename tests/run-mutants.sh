@@ -31,6 +31,9 @@ mutant rib-released-twice controlplane/mirror/rib_nexthop.c \
 mutant rib-unplaced-offer controlplane/mirror/rib_fib.c \
 	'rib_unplaced_count() > 0 && rib_unplaced_offer(batch_max) > 0' 'false' test_rib
 mutant fib-init-cleanup dataplane/fib.c 'fail:\n\tdp_fib_fini();' 'fail:' test_fib
+mutant pcapng-time-overflow dataplane/workarounds/pcapng_time.h \
+	'return d / hz * 1000000000u + d % hz * 1000000000u / hz;' 'return d * 1000000000u / hz;' \
+	test_pcapng_time
 mutant rib-reclaim-settle controlplane/mirror/rib_fib.c '\tdp_fib_settle();\n\tt = rte_rdtsc();' \
 	'\tt = rte_rdtsc();' -
 # The reclaim's settle and the aside token each cover what the other does when a commit

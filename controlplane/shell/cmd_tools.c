@@ -49,6 +49,7 @@ static int start_job(struct cmd_ctx *ctx, char *const argv[], int pass_fd)
 static int needs_session(struct cmd_ctx *ctx, const char *tool)
 {
 	ctx->s->job.note[0] = '\0';
+	ctx->s->job.finish = NULL;
 	if (!ctx->s->jobs_allowed)
 		return cmd_error(ctx, -ENOTSUP, "%% %s needs an interactive session", tool);
 	return 0;
@@ -150,6 +151,41 @@ static void capture_default_name(const char *port, char *name, size_t len)
 	snprintf(name, len, "%s-%s-%08x.pcapng", port, stamp, r);
 }
 
+/* What dpdk-dumpcap says that is not about the capture: its EAL scanning the PCI bus (it
+ * takes no --no-pci), the descriptor it writes to, a TAP port that has no promiscuous mode. */
+static bool dumpcap_chatter(const char *line, size_t len)
+{
+	static const char *const noise[] = { "is not driven by the primary process",
+		"EAL: Requested device", "File: /dev/fd/", "set promiscuous enable failed" };
+	unsigned int i;
+
+	if (len == 0)
+		return true;
+	for (i = 0; i < RTE_DIM(noise); i++)
+		if (memmem(line, len, noise[i], strlen(noise[i])) != NULL)
+			return true;
+	return false;
+}
+
+/* The capture's answer: its file, and what dumpcap counted, without its chatter. */
+static void capture_finish(struct outbuf *out)
+{
+	struct outbuf kept;
+	const char *p = out->buf, *end = out->buf + out->len;
+
+	ob_init(&kept);
+	while (p != NULL && p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (!dumpcap_chatter(p, len))
+			ob_printf(&kept, "%.*s\n", (int)len, p);
+		p = nl ? nl + 1 : NULL;
+	}
+	ob_free(out);
+	*out = kept;
+}
+
 /*
  * capture IFNAME [count N] [file NAME]: dpdk-dumpcap attaches to ternd as a secondary
  * process (rte_pdump) and writes the port's rx and tx to pcapng, into a file that ternd has
@@ -197,6 +233,7 @@ static int cmd_capture(struct cmd_ctx *ctx)
 	snprintf(port, sizeof(port), "%u", p->port_id);
 	snprintf(count, sizeof(count), "%lu", n);
 	snprintf(ctx->s->job.note, sizeof(ctx->s->job.note), "Capture file: %s/%s", capture_dir, name);
+	ctx->s->job.finish = capture_finish;
 	{
 		/* at most a minute, whatever the count; dumpcap writes into the file ternd made */
 		char *const argv[] = { "timeout", "70", "dpdk-dumpcap", prefix, "-i", port, "-c", count,

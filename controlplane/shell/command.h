@@ -33,6 +33,7 @@ struct cmd_job {
 	int fd;
 	int pid;
 	char note[320];		/* said before the job's own output */
+	void (*finish)(struct outbuf *out);	/* edits the output once the job ended; NULL: none */
 };
 
 #define CMD_ASYNC 1	/* a handler started s->job; the reply comes when it ends */

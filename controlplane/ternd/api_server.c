@@ -233,6 +233,8 @@ static void job_done(struct api_client *c, int status, const char *why)
 {
 	c->job_pid = 0;
 	c->job_eof = false;
+	if (c->session.job.finish != NULL)
+		c->session.job.finish(&c->job_out);
 	if (why != NULL)
 		ob_printf(&c->job_out, "%s\n", why);
 	client_reply(c, WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EHOSTUNREACH,
