@@ -109,6 +109,7 @@ struct dp_port_params {
 	uint16_t nb_txq;
 	uint16_t mtu;
 	const uint8_t *mac;		/* NULL: keep the device's */
+	bool mac_soft;			/* the device keeps its own MAC if it refuses mac */
 };
 
 /* Sets the pools' size (per NUMA socket) and buffer room; pools are made as ports need them. */

@@ -178,7 +178,7 @@ int dp_port_add(const struct dp_port_params *prm, char *err, size_t errlen)
 	if (prm->mac != NULL) {
 		memcpy(p->mac.addr_bytes, prm->mac, RTE_ETHER_ADDR_LEN);
 		rc = rte_eth_dev_default_mac_addr_set(port_id, &p->mac);
-		if (rc < 0) {
+		if (rc < 0 && !prm->mac_soft) {
 			snprintf(err, errlen, "port %s: cannot set MAC address: %s", p->name,
 				 rte_strerror(-rc));
 			return rc;

@@ -150,6 +150,31 @@ static void log_memif_msg_refusal(enum memif_msg_refusal why)
 			     memif_channel_refusal_str(why));
 }
 
+/*
+ * A virtual device (net_tap, net_memif, ...) makes up a new MAC at every start, and the
+ * neighbours' ARP caches then point at one that is gone: a port of one without mac = gets a
+ * locally administered MAC derived from the machine (its machine-id, else its hostname) and
+ * the port's name, the same at every start. A NIC keeps its own.
+ */
+static void derived_mac(const char *port, uint8_t mac[RTE_ETHER_ADDR_LEN])
+{
+	char id[128] = "";
+	FILE *f = fopen("/etc/machine-id", "r");
+	uint64_t h = 0xcbf29ce484222325u;	/* FNV-1a */
+	const char *p;
+
+	if (f == NULL || fgets(id, sizeof(id), f) == NULL)
+		gethostname(id, sizeof(id) - 1);
+	if (f != NULL)
+		fclose(f);
+	for (p = id; *p && *p != '\n'; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3u;
+	for (p = port; *p; p++)
+		h = (h ^ (uint8_t)*p) * 0x100000001b3u;
+	mac[0] = 0x02;	/* locally administered, unicast */
+	memcpy(mac + 1, &h, RTE_ETHER_ADDR_LEN - 1);
+}
+
 /* A port, a bond's member (the bond drives it) or a bond (made on its members, added before). */
 static int port_add(const struct tern_port_config *pc, struct dp_port_params *prm, char *err,
 		    size_t errlen)
@@ -213,6 +238,14 @@ static int dataplane_start(char *err, size_t errlen)
 			.name = pc->name, .dev = pc->dev, .nb_rxq = pc->rxq, .nb_txq = pc->txq,
 			.mtu = pc->mtu, .mac = pc->has_mac ? pc->mac : NULL,
 		};
+		uint8_t mac[RTE_ETHER_ADDR_LEN];
+
+		if (!pc->has_mac && !pc->is_bond && !pc->member_of &&
+		    strncmp(pc->dev, "net_", 4) == 0) {
+			derived_mac(pc->name, mac);
+			prm.mac = mac;
+			prm.mac_soft = true;
+		}
 
 		rc = port_add(pc, &prm, err, errlen);
 		if (rc < 0)

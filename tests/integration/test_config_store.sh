@@ -28,9 +28,12 @@ check "under a header that names it" [ "$(tern_cli -c "show startup-config" | he
 out=$(tern_cli -c "copy running-config startup-config")
 check "saving it again unchanged saves no new version: $out" grep -q "unchanged since version 1: nothing saved" <<<"$out"
 
+mac0=$(port_mac dp0)
 stop_ternd
 start_ternd "$R"
 check "after a restart the running-config is back" diff "$T_DIR/running1" <(tern_cli -c "show running-config")
+check "a TAP port without mac = has the MAC it had ($mac0), its neighbours' caches still right" \
+	[ "$(port_mac dp0)" = "$mac0" ]
 check "and the kernel has it again" grep -q "198.19.0.0/16 via 198.18.1.2 dev dp1 proto static" <<<"$(ip -n "$R" route)"
 check "and the FIB" [ "$(fib_kind 198.19.5.5)" = forward ]
 check "the hostname is back" grep -q "hostname edge7" <<<"$(tern_cli -c 'show version')"
