@@ -115,4 +115,15 @@ check "after a restart dp0.1020 is back with its tags" \
 check "and dp0.100's kernel interface has its address" has_addr dp0.100 198.18.100.1
 check "the restart's log gives dp0.1020's configured tags" \
 	grep -q "dp0.1020: encapsulation dot1ad 10 dot1q 20" "$T_DIR/ternd.log"
+# a static route through a sub-interface outlives its shutdown
+tern_cli -c "configure terminal" -c "ip route 198.19.100.0/24 198.18.100.2" -c "end"
+kroute() { ip -n "$R" route show 198.19.100.0/24 | grep -q "via 198.18.100.2 dev dp0.100"; }
+check "a static route through dp0.100 reaches the kernel" kroute
+tern_cli -c "configure terminal" -c "interface dp0.100" -c "shutdown" -c "end"
+wait_for "dp0.100 shut: the kernel dropped the route" eval '! kroute'
+check "... the running-config keeps it" grep -qx "ip route 198.19.100.0/24 198.18.100.2" \
+	<<<"$(tern_cli -c "show running-config")"
+tern_cli -c "configure terminal" -c "interface dp0.100" -c "no shutdown" -c "end"
+wait_for "dp0.100 back: so is the route" kroute
+tern_cli -c "configure terminal" -c "no ip route 198.19.100.0/24 198.18.100.2" -c "end"
 tern_test_end
