@@ -57,6 +57,12 @@ check "JSON: selected and installed for each route" json_true \
 out=$(tern_cli -c "configure terminal" -c "ip route 198.19.60.0/24 198.18.1.2 dp0" 2>&1)
 check "a gateway named with an interface must be on its subnet: $out" \
 	grep -q "Gateway 198.18.1.2 is not on a subnet of dp0" <<<"$out"
+tern_cli -c "configure terminal" -c "ip route 198.19.70.0/24 198.18.0.2 weight 5" -c "end"
+check "a weight on a lone next hop is kept, not dropped" \
+	grep -qx "ip route 198.19.70.0/24 198.18.0.2 weight 5" <<<"$(tern_cli -c "show running-config")"
+tern_cli -c "configure terminal" -c "ip route 198.19.70.0/24 198.18.1.2" -c "end"
+check "... and is its share once a second next hop makes a group" \
+	grep -q "via 198.18.0.2 dev dp0 weight 5" <<<"$(ip -n "$R" route show 198.19.70.0/24)"
 out=$(tern_cli -c "configure terminal" -c "show version" 2>&1)
 check "show in configuration mode, without do: $(head -1 <<<"$out")" grep -q "^tern 0.1.0" <<<"$out"
 out=$(tern_cli -c "configure terminal" -c "interface dp0" -c "write memory" 2>&1)
