@@ -5,7 +5,8 @@
 # (LACP is DPDK's bonding driver's), the two kernels ping each other over bond0, and when one
 # side shuts a member down traffic goes on over the other. The same for active-backup, whose
 # backup member takes over, and balance-xor, which goes on over the member left. show
-# interfaces bond0 names each member's LACP states; a VLAN sub-interface rides the bond.
+# interfaces bond0 names each member's LACP states; a VLAN sub-interface rides the bond; a
+# static route through the bond outlives its shutdown.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin bond
 
@@ -56,6 +57,7 @@ some_active() { [ -n "$(active a)" ]; }
 lacp_up() { distributing a && distributing b; }
 both_active() { [ "$(active a)/$(active b)" = "$1/$1" ]; }	# MEMBER: alone active on both sides
 pings() { ip netns exec "$A" ping -c "$1" -i 0.2 -W 1 198.18.2.2 | grep -q " 0% packet loss"; }
+bond_route() { ip -n "$A" route show 198.19.40.0/24 | grep -q "via 198.18.2.2 dev bond0"; }
 
 # The TAP ports' cables: each side's wire i (its kernel interface, left in the side's own
 # namespace, where the TAP driver reads its link state) is joined to a veth pair between
@@ -134,6 +136,16 @@ run_mode() {	# MODE ROLE_A ROLE_B
 		peer a -c "configure terminal" -c "interface $was" -c "no shutdown" -c "end" >/dev/null
 	fi
 	check "$mode: and pings go on once $was is back" pings 3
+	if [ "$mode" = balance-xor ]; then	# a static route through the bond outlives its shutdown
+		peer a -c "configure terminal" -c "ip route 198.19.40.0/24 198.18.2.2" -c "end" >/dev/null
+		check "$mode: a static route through bond0 reaches the kernel" bond_route
+		peer a -c "configure terminal" -c "interface bond0" -c "shutdown" -c "end" >/dev/null
+		wait_for "$mode: bond0 shut: the kernel dropped the route" eval '! bond_route'
+		check "$mode: ... the running-config keeps it" grep -qx "ip route 198.19.40.0/24 198.18.2.2" \
+			<<<"$(peer a -c "show running-config")"
+		peer a -c "configure terminal" -c "interface bond0" -c "no shutdown" -c "end" >/dev/null
+		wait_for "$mode: bond0 back: so is the route" bond_route
+	fi
 	peer_stop a
 	peer_stop b
 	rm -f "$T_DIR"/l*.sock
