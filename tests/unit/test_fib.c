@@ -19,6 +19,7 @@
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/rcu.h"
+#include "tests/unit/heap_hog.h"
 
 #define NET 0xc6120000u		/* 198.18.0.0/15 */
 
@@ -59,18 +60,6 @@ static void set_nh(uint32_t id, uint16_t v)
 				 .gw = rte_cpu_to_be_32(v) };
 
 	assert_int_equal(dp_nh_set(id, &nh, NULL), 0);
-}
-
-/* Takes all of EAL's heap it can, largest pieces first, into hog (n of them); returns n. */
-static unsigned int heap_hog(void **hog, unsigned int max)
-{
-	unsigned int n = 0;
-	size_t size;
-
-	for (size = 64u << 20; size >= 16; size /= 2)
-		while (n < max && (hog[n] = rte_malloc(NULL, size, 0)) != NULL)
-			n++;
-	return n;
 }
 
 static void heap_stats(size_t *used, size_t *largest_free)

@@ -29,6 +29,7 @@
 #include "dataplane/fib.h"
 #include "dataplane/nexthop.h"
 #include "dataplane/rcu.h"
+#include "tests/unit/heap_hog.h"
 
 #define P 0xc6130000u		/* 198.19.0.0/24, the prefix every case works on */
 #define T_EXTRA 100		/* the configured tables: 100, then 200 */
@@ -423,18 +424,6 @@ static void test_members_replaced_in_place_outlive_the_readers_of_the_group(void
 	assert_int_equal(dp_nh_get(old_member)->kind, DP_NH_NOROUTE);
 	assert_int_equal(rib_route_del(y, 24, RT_TABLE_MAIN, 0, NULL), 0);
 	assert_int_equal(rib_commit(), 0);
-}
-
-/* Takes all of EAL's heap it can, largest pieces first, into hog (n of them); returns n. */
-static unsigned int heap_hog(void **hog, unsigned int max)
-{
-	unsigned int n = 0;
-	size_t size;
-
-	for (size = 64u << 20; size >= 16; size /= 2)
-		while (n < max && (hog[n] = rte_malloc(NULL, size, 0)) != NULL)
-			n++;
-	return n;
 }
 
 /* A group whose entry could not be published never reached the dataplane: a route that asks
