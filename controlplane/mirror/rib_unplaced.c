@@ -28,7 +28,6 @@ enum { WAITING = 1, SEEN = 2 };	/* values of a slot's unplaced mark */
 
 static struct route_key *list;
 static unsigned int nb_list, list_max, nb_unplaced;
-static uint64_t refusals;
 
 int rib_unplaced_init(unsigned int max_routes)
 {
@@ -49,11 +48,6 @@ void rib_unplaced_fini(void)
 unsigned int rib_unplaced_count(void)
 {
 	return nb_unplaced;
-}
-
-uint64_t rib_unplaced_refusals(void)
-{
-	return refusals;
 }
 
 void rib_unplaced_forget(void)
@@ -119,7 +113,6 @@ void rib_unplaced_mark(const struct dp_fib_op *ops, unsigned int n)
 		nb_unplaced++;
 		marked++;
 	}
-	refusals += marked;
 	if (marked)
 		TERN_LOG_RATELIMITED(rib, WARNING, "%u route(s) not installed: the FIB has no room for "
 				     "them (%u wait, offered again as room comes back; show ip route "

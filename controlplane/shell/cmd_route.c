@@ -74,13 +74,39 @@ static bool filter_takes(const struct route_filter *f, uint32_t prefix, uint8_t 
 	return len == f->len && prefix == (f->prefix & m);
 }
 
+/* nh's next hops: a group's members (one of weight w w times, side by side), else its one
+ * hop, or none for a type without a port. */
+static unsigned int spec_hops(const struct rib_nh_spec *nh, const struct rib_hop **h)
+{
+	*h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
+	return nh->type == RIB_NH_GROUP ? nh->nb_members : rib_nh_on_port(nh->type);
+}
+
+static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
+{
+	return a->port == b->port && a->gw == b->gw;
+}
+
+/* The weight of hop i of the n in h, or 0 when it stands before i: a hop is written once, at
+ * its first place. */
+static unsigned int hop_weight(const struct rib_hop *h, unsigned int n, unsigned int i)
+{
+	unsigned int j, w = 0;
+
+	for (j = 0; j < i; j++)
+		if (same_hop(&h[j], &h[i]))
+			return 0;
+	for (j = i; j < n; j++)
+		w += same_hop(&h[j], &h[i]);
+	return w;
+}
+
 /* The ports of nh's next hops that cannot send now (shut, or their link down), each once, in
  * buf; false when there are none. */
 static bool hops_down(const struct rib_nh_spec *nh, char *buf, size_t len)
 {
-	const struct rib_hop *h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
-	unsigned int n = nh->type == RIB_NH_GROUP ? nh->nb_members : rib_nh_on_port(nh->type);
-	unsigned int i, j;
+	const struct rib_hop *h;
+	unsigned int n = spec_hops(nh, &h), i, j;
 
 	buf[0] = '\0';
 	for (i = 0; i < n; i++) {
@@ -99,29 +125,21 @@ static bool hops_down(const struct rib_nh_spec *nh, char *buf, size_t len)
  * (the RIB holds it w times, side by side). */
 static void nexthops_json(const struct rib_nh_spec *nh, char *buf, size_t len)
 {
-	const struct rib_hop *h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
-	unsigned int n = nh->type == RIB_NH_GROUP ? nh->nb_members : rib_nh_on_port(nh->type);
-	unsigned int i, j, w, out = 0;
+	const struct rib_hop *h;
+	unsigned int n = spec_hops(nh, &h), i, w, out = 0;
 	char gw[16];
 	size_t at;
 
 	snprintf(buf, len, "[");
-	for (i = 0; i < n; i += w) {
-		for (j = 0, w = 0; j < n; j++)	/* counted once, at its first place */
-			w += h[j].port == h[i].port && h[j].gw == h[i].gw;
-		for (j = 0; j < i && !(h[j].port == h[i].port && h[j].gw == h[i].gw); j++)
-			;
-		if (j < i) {
-			w = 1;
+	for (i = 0; i < n; i++) {
+		if ((w = hop_weight(h, n, i)) == 0)
 			continue;
-		}
 		cmd_fmt_ip(h[i].gw, gw, sizeof(gw));
 		at = strlen(buf);
 		snprintf(buf + at, len - at, "%s{\"gateway\": %s%s%s, \"interface\": \"%s\", \"weight\": %u}",
 			 out++ ? ", " : "", h[i].gw ? "\"" : "", h[i].gw ? gw : "null",
 			 h[i].gw ? "\"" : "", h[i].port < dp.nb_ports ? dp.ports[h[i].port].name : "",
 			 w);
-		w = 1;
 	}
 	at = strlen(buf);
 	snprintf(buf + at, len - at, "]");
@@ -131,8 +149,8 @@ static void nexthops_json(const struct rib_nh_spec *nh, char *buf, size_t len)
  * RIB holds a member of weight w w times, side by side); indent: where the hops' column is. */
 static void hops_text(const struct rib_nh_spec *nh, bool fib, int indent, char *buf, size_t len)
 {
-	const struct rib_hop *h = nh->type == RIB_NH_GROUP ? nh->members : &nh->hop;
-	unsigned int n = nh->type == RIB_NH_GROUP ? nh->nb_members : 1, i, j, w, out = 0;
+	const struct rib_hop *h;
+	unsigned int n = spec_hops(nh, &h), i, w, out = 0;
 	char gw[16];
 	size_t at;
 
@@ -142,12 +160,8 @@ static void hops_text(const struct rib_nh_spec *nh, bool fib, int indent, char *
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < i && !(h[j].port == h[i].port && h[j].gw == h[i].gw); j++)
-			;
-		if (j < i)
-			continue;	/* written with its first place */
-		for (j = i, w = 0; j < n; j++)
-			w += h[j].port == h[i].port && h[j].gw == h[i].gw;
+		if ((w = hop_weight(h, n, i)) == 0)
+			continue;
 		cmd_fmt_ip(h[i].gw, gw, sizeof(gw));
 		at = strlen(buf);
 		if (out++)

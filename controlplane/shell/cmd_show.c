@@ -6,7 +6,6 @@
 #include <string.h>
 #include <time.h>
 
-#include <linux/rtnetlink.h>
 
 #include <rte_cycles.h>
 #include <rte_ethdev.h>
@@ -20,7 +19,6 @@
 #include "controlplane/shell/counters.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/render.h"
-#include "controlplane/shell/statics.h"
 #include "dataplane/bond.h"
 #include "dataplane/dp.h"
 #include "dataplane/node.h"
