@@ -55,7 +55,6 @@ int dp_nh_set(uint32_t id, const struct dp_nexthop *nh, const uint32_t *members)
 	memcpy(n, nh, sizeof(*n));
 	if (msz)
 		memcpy(n->members, members, msz);
-	n->eth.ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
 	nh_replace(id, n);
 	return 0;
 }

@@ -35,7 +35,12 @@ struct dp_nexthop {
 	uint16_t mtu;
 	uint16_t pad;
 	uint32_t gw;		/* network order; 0 for connected */
-	struct rte_ether_hdr eth;	/* dst, src, type: copied onto the packet */
+	/* the two MACs, copied onto the packet; its EtherType stays the packet's own, so one
+	 * neighbour's entry serves IPv4 and IPv6 alike */
+	struct {
+		struct rte_ether_addr dst_addr;
+		struct rte_ether_addr src_addr;
+	} eth;
 	uint32_t members[];	/* nexthop ids, DP_NH_GROUP only */
 } __rte_aligned(8);
 

@@ -15,7 +15,7 @@
 #include "dataplane/dp.h"
 #include "dataplane/nexthop.h"
 
-/* Set by ip4_lookup, read by ip4_forward and ip4_rewrite within the same graph walk. */
+/* Set by ip4_lookup, read by ip4_forward and ip_rewrite within the same graph walk. */
 extern int dp_meta_offset;
 
 static inline const struct dp_nexthop **dp_pkt_nh(struct rte_mbuf *m)
@@ -77,6 +77,21 @@ struct dp_icmp_limit {
 	uint64_t window_tsc;
 } __rte_cache_aligned;
 extern struct dp_icmp_limit dp_icmp_limit[DP_MAX_WORKERS];
+
+/* Whether an error may go now (one bucket a worker for ICMP and ICMPv6); takes its token. */
+static inline bool dp_icmp_rate_ok(struct dp_icmp_limit *l, uint64_t now)
+{
+	uint64_t tat = l->tat > now ? l->tat : now;
+
+	if (tat - now > l->window_tsc)
+		return false;
+	l->tat = tat + l->interval_tsc;
+	return true;
+}
+
+/* Whether eth_input hands IPv6 to ip6_input: set by the control thread once it feeds the IPv6
+ * FIB; until then IPv6 frames go to the kernel (punt_non_ip). */
+extern volatile uint8_t dp_ip6_forwarding;
 void dp_icmp_limit_init(unsigned int nb_workers, uint32_t rate_pps, uint32_t burst);
 
 int dp_node_meta_register(void);

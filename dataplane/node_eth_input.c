@@ -7,6 +7,7 @@
 
 enum eth_input_next {
 	ETH_INPUT_NEXT_IP4_INPUT,
+	ETH_INPUT_NEXT_IP6_INPUT,
 	ETH_INPUT_NEXT_PUNT_ARP,
 	ETH_INPUT_NEXT_PUNT_NON_IP,
 	ETH_INPUT_NEXT_DROP_RUNT,
@@ -16,6 +17,7 @@ enum eth_input_next {
 };
 
 struct dp_port_map dp_port_map;
+volatile uint8_t dp_ip6_forwarding;
 
 static inline rte_edge_t eth_classify(struct rte_mbuf *m)
 {
@@ -33,6 +35,8 @@ static inline rte_edge_t eth_classify(struct rte_mbuf *m)
 	m->l2_len = sizeof(*eth);
 	if (likely(eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV4)))
 		return ETH_INPUT_NEXT_IP4_INPUT;
+	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_IPV6) && dp_ip6_forwarding)
+		return ETH_INPUT_NEXT_IP6_INPUT;
 	if (eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_ARP))
 		return ETH_INPUT_NEXT_PUNT_ARP;
 	return ETH_INPUT_NEXT_PUNT_NON_IP;
@@ -62,6 +66,7 @@ static struct rte_node_register eth_input_node = {
 	.nb_edges = ETH_INPUT_NEXT_MAX,
 	.next_nodes = {
 		[ETH_INPUT_NEXT_IP4_INPUT] = "ip4_input",
+		[ETH_INPUT_NEXT_IP6_INPUT] = "ip6_input",
 		[ETH_INPUT_NEXT_PUNT_ARP] = "punt_arp",
 		[ETH_INPUT_NEXT_PUNT_NON_IP] = "punt_non_ip",
 		[ETH_INPUT_NEXT_DROP_RUNT] = "drop_runt",

@@ -8,48 +8,23 @@
 #include <rte_cycles.h>
 
 #include "dataplane/icmp.h"
+#include "dataplane/icmp6.h"
 #include "dataplane/node.h"
+#include "dataplane/node_icmp.h"
 #include "dataplane/node_sink.h"
 #include "dataplane/trace.h"
-
-enum icmp_error_next {
-	ICMP_ERROR_NEXT_LOOKUP,
-	ICMP_ERROR_NEXT_DROP_SUPPRESSED,
-	ICMP_ERROR_NEXT_DROP_RATE_LIMITED,
-	ICMP_ERROR_NEXT_DROP_NO_SOURCE,
-	ICMP_ERROR_NEXT_MAX,
-};
-
-struct icmp_ctx {
-	uint8_t type;
-	uint8_t code;
-	uint16_t worker;
-};
 
 volatile uint32_t dp_port_ip4[DP_MAX_PORTS];
 struct dp_icmp_limit dp_icmp_limit[DP_MAX_WORKERS];
 
-static const struct {
-	const char *name;
-	uint8_t type, code;
-} kinds[] = {
+static const struct icmp_kind kinds[] = {
 #define X(kind, type, code, text) { #kind, type, code },
 	DP_ICMP_ERRORS(X)
 #undef X
 };
 
-static inline bool rate_ok(struct dp_icmp_limit *l, uint64_t now)
-{
-	uint64_t tat = l->tat > now ? l->tat : now;
-
-	if (tat - now > l->window_tsc)
-		return false;
-	l->tat = tat + l->interval_tsc;
-	return true;
-}
-
-static inline rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_icmp_limit *lim,
-					struct rte_mbuf *m, uint64_t now)
+static rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_icmp_limit *lim,
+			      struct rte_mbuf *m, uint64_t now)
 {
 	const struct rte_ipv4_hdr *ip =
 		rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *, m->l2_len);
@@ -62,7 +37,7 @@ static inline rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_ic
 		return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
 	if (src == 0)
 		return ICMP_ERROR_NEXT_DROP_NO_SOURCE;
-	if (!rate_ok(lim, now))
+	if (!dp_icmp_rate_ok(lim, now))
 		return ICMP_ERROR_NEXT_DROP_RATE_LIMITED;
 	quote = icmp_quote_len(ip);
 	if (rte_pktmbuf_prepend(m, ICMP_ERROR_HDRS) == NULL)
@@ -70,7 +45,7 @@ static inline rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_ic
 	/*
 	 * The frame's own link header goes in front of the error, before the new headers
 	 * overwrite it: an error to one of the router's addresses is punted as it stands,
-	 * and the kernel takes a frame for the port's MAC. (ip4_rewrite writes its own for
+	 * and the kernel takes a frame for the port's MAC. (ip_rewrite writes its own for
 	 * an error that is forwarded.) Left as it was, the headroom's stale bytes went. The
 	 * header (14 bytes, 18 with a VLAN tag) is shorter than the gap, so the two never overlap.
 	 */
@@ -83,8 +58,8 @@ static inline rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_ic
 	return ICMP_ERROR_NEXT_LOOKUP;
 }
 
-static uint16_t icmp_error_process(struct rte_graph *graph, struct rte_node *node, void **objs,
-				   uint16_t nb)
+uint16_t icmp_error_walk(struct rte_graph *graph, struct rte_node *node, void **objs, uint16_t nb,
+			 icmp_error_fn one)
 {
 	const struct icmp_ctx *ctx = (const struct icmp_ctx *)node->ctx;
 	struct dp_icmp_limit *lim = &dp_icmp_limit[ctx->worker];
@@ -95,27 +70,39 @@ static uint16_t icmp_error_process(struct rte_graph *graph, struct rte_node *nod
 	DP_TRACE_NODE(graph, node, objs, nb);
 
 	for (i = 0; i < nb; i++) {
-		nexts[i] = icmp_error_one(ctx, lim, objs[i], now);
+		nexts[i] = one(ctx, lim, objs[i], now);
 		odd |= nexts[i] ^ ICMP_ERROR_NEXT_LOOKUP;
 	}
 	dp_node_dispatch(graph, node, objs, nexts, nb, ICMP_ERROR_NEXT_LOOKUP, odd);
 	return nb;
 }
 
-static int icmp_error_init(const struct rte_graph *graph, struct rte_node *node)
+int icmp_error_ctx_init(const struct rte_graph *graph, struct rte_node *node,
+			const struct icmp_kind *kinds, unsigned int n)
 {
 	struct icmp_ctx *ctx = (struct icmp_ctx *)node->ctx;
 	unsigned int k;
 
-	for (k = 0; k < RTE_DIM(kinds); k++)
+	for (k = 0; k < n; k++)
 		if (strcmp(kinds[k].name, node->name) == 0)
 			break;
-	if (k == RTE_DIM(kinds))
+	if (k == n)
 		return -ENOENT;
 	ctx->type = kinds[k].type;
 	ctx->code = kinds[k].code;
 	ctx->worker = graph->id;
 	return 0;
+}
+
+static uint16_t icmp_error_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+				   uint16_t nb)
+{
+	return icmp_error_walk(graph, node, objs, nb, icmp_error_one);
+}
+
+static int icmp_error_init(const struct rte_graph *graph, struct rte_node *node)
+{
+	return icmp_error_ctx_init(graph, node, kinds, RTE_DIM(kinds));
 }
 
 #define X(kind, type, code, text)                                                \
@@ -138,6 +125,7 @@ DP_ICMP_ERRORS(X)
 const struct dp_sink_info dp_icmp_errors[] = {
 #define X(kind, type, code, text) { #kind, text },
 	DP_ICMP_ERRORS(X)
+	DP_ICMP6_ERRORS(X)
 #undef X
 	{ NULL, NULL },
 };

@@ -18,8 +18,11 @@
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 
-/* Edge 0 is the long path; edge 1 + i is port i's port_tx (added by dp_node_port_tx_clone). */
+/* Edge 0 is the long path, edge 1 IPv6's fast path; edge 2 + i is port i's port_tx (added by
+ * dp_node_port_tx_clone). */
 #define IP4_FAST_NEXT_SLOW 0
+#define IP4_FAST_NEXT_IP6 1
+#define IP4_FAST_NEXT_PORT 2
 
 /*
  * rte_be_to_cpu_16 swaps a variable through inline assembly, which the
@@ -71,7 +74,7 @@ static inline struct rte_ipv4_hdr *fast_candidate(struct rte_mbuf *m, uint32_t *
 }
 
 /* Forwards m (its header ip, total length tl) by nh the way ip4_input, ip4_forward and
- * ip4_rewrite would: the edge to its port_tx, or IP4_FAST_NEXT_SLOW, untouched, when it cannot. */
+ * ip_rewrite would: the edge to its port_tx, or IP4_FAST_NEXT_SLOW, untouched, when it cannot. */
 static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, uint32_t tl,
 				      const struct dp_nexthop *nh)
 {
@@ -89,9 +92,17 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
 	if (unlikely(m->pkt_len > tl))
 		rte_pktmbuf_trim(m, m->pkt_len - tl);
 	ip4_ttl_decrement(ip);
-	/* the two MACs; the frame's EtherType is already IPv4, as is the next hop's */
+	/* the two MACs; the frame's EtherType is already IPv4 */
 	memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
-	return 1 + nh->port;
+	return IP4_FAST_NEXT_PORT + nh->port;
+}
+
+/* Whether the frame holds IPv6 (ip6_fast takes it, or passes it on to eth_input). */
+static inline bool frame_is_ip6(const struct rte_mbuf *m)
+{
+	return m->data_len >= sizeof(struct rte_ether_hdr) &&
+	       rte_pktmbuf_mtod(m, const struct rte_ether_hdr *)->ether_type ==
+		       RTE_BE16(RTE_ETHER_TYPE_IPV6);
 }
 
 /* The frame's IPv4 destination, host order, or 0 when the frame is too short to hold one. */
@@ -139,6 +150,8 @@ fast_frames(void **objs, uint16_t from, uint16_t to, unsigned int copy,
 			next = fast_forward(m, ip, len,
 					    dp_nh_get(dp_fib_entry_nh(copy, *entries[i],
 								      rte_be_to_cpu_32(ip->dst_addr))));
+		else if (frame_is_ip6(m))
+			next = IP4_FAST_NEXT_IP6;
 		nexts[i] = next;
 		*any |= next;
 		*all &= next;
@@ -176,6 +189,16 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		rte_node_next_stream_move(graph, node, IP4_FAST_NEXT_SLOW);
 		return nb;
 	}
+	/* a vector of IPv6 alone (a port that carries only IPv6, or a generator's) goes to
+	 * ip6_fast whole: the passes below would only find that each frame is not theirs */
+	if (unlikely(frame_is_ip6(objs[0]))) {
+		for (i = 1; i < nb && frame_is_ip6(objs[i]); i++)
+			;
+		if (i == nb) {
+			rte_node_next_stream_move(graph, node, IP4_FAST_NEXT_IP6);
+			return nb;
+		}
+	}
 	copy = dp_fib_active_index();
 	tbl24 = dp_fib_tbl24[copy];
 	/*
@@ -211,7 +234,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 static struct rte_node_register ip4_fast_node = {
 	.name = "ip4_fast",
 	.process = ip4_fast_process,
-	.nb_edges = 1,
-	.next_nodes = { [IP4_FAST_NEXT_SLOW] = "eth_input" },
+	.nb_edges = 2,
+	.next_nodes = { [IP4_FAST_NEXT_SLOW] = "eth_input", [IP4_FAST_NEXT_IP6] = "ip6_fast" },
 };
 RTE_NODE_REGISTER(ip4_fast_node);

@@ -14,7 +14,7 @@ struct rte_node;
 int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, uint16_t burst, char *name, size_t len);
 /* Polls of a port_rx node (in a worker's graph) that returned packets; 0 for other nodes. */
 uint64_t dp_node_port_rx_busy(const struct rte_node *node);
-/* Clones port_tx for an interface and wires it as ip4_rewrite's, ip4_fast's and kernel_out's
+/* Clones port_tx for an interface and wires it as ip_rewrite's, ip4_fast's, ip6_fast's and kernel_out's
  * edge (interface index); port_id: its ethdev. Every slot of dp.ports has one, sub-interfaces
  * to come included (graphs cannot take nodes once made). */
 int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id);

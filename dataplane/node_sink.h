@@ -16,6 +16,12 @@
 	X(drop_ip_checksum, "bad IPv4 header checksum")                            \
 	X(drop_martian_src, "martian source (0/8, 127/8, multicast, 240/4)")       \
 	X(drop_martian_dst, "martian destination (0/8, 127/8)")                    \
+	X(drop_ip6_truncated, "frame shorter than an IPv6 header")                 \
+	X(drop_ip6_version, "IPv6 EtherType, IP version is not 6")                 \
+	X(drop_ip6_length, "IPv6 payload length 0 or past the frame")             \
+	X(drop_ip6_martian_src, "IPv6 source multicast, loopback, or unspecified to unicast") \
+	X(drop_ip6_martian_dst, "IPv6 destination unspecified, loopback, or interface-local multicast") \
+	X(drop_ip6_link_local, "IPv6 link-local source or destination, not for the router") \
 	X(drop_blackhole, "blackhole route")                                       \
 	X(drop_icmp_suppressed, "no ICMP error allowed (about an error, a fragment)") \
 	X(drop_icmp_rate_limited, "ICMP error over the rate limit")                \
@@ -23,7 +29,9 @@
 
 #define DP_PUNT_REASONS(X)                                                          \
 	X(punt_arp, "ARP")                                                         \
-	X(punt_non_ip, "not IPv4 nor ARP")                                         \
+	X(punt_non_ip, "not IPv4, IPv6 nor ARP (or IPv6 while IPv6 forwarding is off)") \
+	X(punt_nd, "IPv6 Neighbour Discovery (ICMPv6 133-137)")                    \
+	X(punt_mld, "IPv6 Multicast Listener Discovery (ICMPv6 130-132, 143)")     \
 	X(punt_ip_options, "IPv4 options")                                         \
 	X(punt_mcast, "multicast or broadcast destination")                        \
 	X(punt_local, "addressed to the router")                                   \

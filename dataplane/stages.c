@@ -26,10 +26,13 @@ static int stage_of(const char *name, bool *counts)
 	} map[] = {
 		{ "port_rx-", DP_STAGE_RX, true }, { "pipeline_inject", DP_STAGE_RX, true },
 		{ "kernel_out", DP_STAGE_RX, false },	/* the kernel's frames: counted at tx */
-		{ "ip4_fast", DP_STAGE_FAST, true }, { "eth_input", DP_STAGE_PARSE, true }, { "ip4_input", DP_STAGE_PARSE, false },
+		{ "ip4_fast", DP_STAGE_FAST, true }, { "ip6_fast", DP_STAGE_FAST, false }, { "eth_input", DP_STAGE_PARSE, true }, { "ip4_input", DP_STAGE_PARSE, false },
 		{ "ip4_lookup", DP_STAGE_LOOKUP, true }, { "ip4_forward", DP_STAGE_REWRITE, true },
-		{ "ip4_rewrite", DP_STAGE_REWRITE, false }, { "port_tx-", DP_STAGE_TX, true },
+		{ "ip6_input", DP_STAGE_PARSE, false }, { "ip6_lookup", DP_STAGE_LOOKUP, true },
+		{ "ip6_forward", DP_STAGE_REWRITE, true },
+		{ "ip_rewrite", DP_STAGE_REWRITE, false }, { "port_tx-", DP_STAGE_TX, true },
 		{ "punt_", DP_STAGE_PUNT, true }, { "icmp_", DP_STAGE_ICMP, true },
+		{ "icmp6_", DP_STAGE_ICMP, true },
 		{ "drop_", DP_STAGE_DROP, true },
 	};
 	unsigned int i;

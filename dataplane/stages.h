@@ -14,7 +14,7 @@ enum dp_stage {
 	DP_STAGE_FAST,		/* ip4_fast: the common case parsed, looked up and rewritten at once */
 	DP_STAGE_PARSE,		/* eth_input, ip4_input */
 	DP_STAGE_LOOKUP,	/* ip4_lookup */
-	DP_STAGE_REWRITE,	/* ip4_forward, ip4_rewrite */
+	DP_STAGE_REWRITE,	/* ip4_forward, ip_rewrite */
 	DP_STAGE_TX,		/* port_tx-* */
 	DP_STAGE_PUNT,		/* punt_* */
 	DP_STAGE_ICMP,		/* icmp_* */

@@ -69,7 +69,8 @@ static int worker_main(void *arg)
 
 static int graph_create(struct dp_worker *w, char *err, size_t errlen)
 {
-	static const char *const common[] = { "eth_input", "vlan_input", "ip4_*", "icmp_*", "port_tx-*", "drop_*",
+	static const char *const common[] = { "eth_input", "vlan_input", "ip4_*", "ip6_*", "ip_rewrite",
+					      "icmp_*", "icmp6_*", "port_tx-*", "drop_*",
 					      "punt_*" };
 	const char *patterns[DP_MAX_RXQ_PER_WORKER + RTE_DIM(common) + 1];
 	char names[DP_MAX_RXQ_PER_WORKER][RTE_NODE_NAMESIZE];

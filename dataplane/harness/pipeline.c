@@ -37,6 +37,7 @@ static struct {
 	bool pending;			/* fuzzing: inject once (graph 0), then nothing */
 	bool repeat;			/* benchmarking: a burst every walk, in every graph */
 	const uint32_t *dsts;		/* ... frame[0] sent to each of these in turn */
+	const uint8_t (*dsts6)[16];	/* ... or, an IPv6 frame, to each of these */
 	unsigned int nb_dsts;
 	struct rte_mempool *pool;
 } inj;
@@ -56,6 +57,12 @@ static void stream_fill(struct rte_mbuf *m, unsigned int w)
 
 	rte_memcpy(rte_pktmbuf_mtod(m, void *), inj.frame[0], inj.len[0]);
 	m->data_len = m->pkt_len = inj.len[0];
+	if (inj.dsts6 != NULL) {	/* IPv6: no header checksum */
+		rte_memcpy(((struct rte_ipv6_hdr *)ip)->dst_addr, inj.dsts6[cursor[w].next], 16);
+		if (++cursor[w].next == inj.nb_dsts)
+			cursor[w].next = 0;
+		return;
+	}
 	ip->dst_addr = rte_cpu_to_be_32(inj.dsts[cursor[w].next]);
 	if (++cursor[w].next == inj.nb_dsts)
 		cursor[w].next = 0;
@@ -275,7 +282,7 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 			 "--file-prefix", prefix, "--log-level", "*:error", "--vdev", "net_null0",
 			 "--vdev", "net_null1", NULL };
 	static const char *const patterns[] = { "pipeline_inject", "vlan_input", "eth_input", "ip4_*",
-						"icmp_*", "port_tx-*", "drop_*", "punt_*" };
+						"ip6_*", "ip_rewrite", "icmp_*", "icmp6_*", "port_tx-*", "drop_*", "punt_*" };
 	struct rte_graph_param prm = { 0 };
 	struct dp_punt_policy policy[2] = { { 1000000, 1000 }, { 1000000, 1000 } };
 	char err[256];
@@ -312,7 +319,7 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 	dp.nb_workers = nb_workers;
 	if ((rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
 	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(nb_workers)) < 0 ||
-	    (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 ||
+	    (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 || (rc = pipeline_init6()) < 0 ||
 	    (rc = dp_punt_init(nb_workers, policy, 2)) < 0)
 		return rc;
 	dp_icmp_limit_init(nb_workers, 1000000, 1000);
@@ -491,14 +498,22 @@ void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, u
 	memcpy(inj.frame[0], frame, len);
 	inj.len[0] = len;
 	inj.dsts = dsts;
+	inj.dsts6 = NULL;
 	inj.nb_dsts = n;
 	inj.repeat = n > 0;
 }
 
+void pipeline_stream6(const uint8_t *frame, uint16_t len, const uint8_t (*dsts)[16], unsigned int n)
+{
+	pipeline_stream(frame, len, NULL, n);
+	inj.dsts6 = dsts;
+}
+
 void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets)
 {
-	static const char *const stages[] = { "ip4_fast", "eth_input", "ip4_input", "ip4_lookup",
-					      "ip4_forward", "ip4_rewrite" };
+	static const char *const stages[] = { "ip4_fast", "ip6_fast", "eth_input", "ip4_input", "ip4_lookup",
+					      "ip4_forward", "ip6_input", "ip6_lookup", "ip6_forward",
+					      "ip_rewrite" };
 	struct rte_node *n;
 	rte_graph_off_t off;
 	rte_node_t count;

@@ -75,7 +75,7 @@ unsigned int pipeline_walk(struct pipeline *p);
  * injected[w] says how many packets worker w fed. Returns the seconds taken.
  */
 double pipeline_run(struct pipeline *p, double seconds, uint64_t *injected);
-/* Cycles spent in the forwarding nodes (ip4_fast, eth_input .. ip4_rewrite) and the packets
+/* Cycles spent in the forwarding nodes (ip4_fast, eth_input .. ip_rewrite) and the packets
  * through ip4_fast, all workers. */
 void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets);
 /*
@@ -97,5 +97,29 @@ int pipeline_frame_cmp(const void *x, const void *y);
 void pipeline_capture(struct pipeline_frame *buf, unsigned int cap, unsigned int *n);
 /* Benchmarking: every walk injects a burst of copies of frame, to dsts in turn (n = 0 stops). */
 void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, unsigned int n);
+/* The same for an IPv6 frame. */
+void pipeline_stream6(const uint8_t *frame, uint16_t len, const uint8_t (*dsts)[16], unsigned int n);
+
+/*
+ * IPv6 (pipeline6.c). pipeline_init makes an IPv6 FIB for this many routes (4096 unless set
+ * before), turns IPv6 forwarding on, gives the ports the addresses below and routes the
+ * sender's prefix, 2001:2::/64 (RFC 5180's benchmarking range), back out of port 0.
+ */
+void pipeline_set_routes6(unsigned int max_routes);
+int pipeline_init6(void);
+#define PIPE6_PORT0_ADDR "2001:2::1"
+#define PIPE6_PORT1_ADDR "2001:2:0:ff::1"
+/*
+ * After pipeline_route_every_kind, the same kinds for IPv6 (its nexthops): 2001:2:0:10::/64
+ * forward (1), :11::/64 ECMP (8), 2001:2::1/128 and fe80::1/128 local, :12::/64 unresolved,
+ * :13::/64 blackhole, :14::/64 unreachable, :15::/64 prohibit.
+ */
+void pipeline_route6_every_kind(void);
+/* Installs, withdraws or loads (staged, then levelled) IPv6 routes to the upstreams, as the
+ * IPv4 calls above; each returns seconds taken. */
+double pipeline_add_routes6(const uint8_t (*prefixes)[16], const uint8_t *lens, unsigned int n);
+double pipeline_del_routes6(const uint8_t (*prefixes)[16], const uint8_t *lens, unsigned int n);
+double pipeline_load_routes6(const uint8_t (*prefixes)[16], const uint8_t *lens, unsigned int n,
+			     double *level_s);
 
 #endif

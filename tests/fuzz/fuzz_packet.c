@@ -14,7 +14,8 @@
  * in one segment or two (split inside the Ethernet header, inside the IPv4 header, right
  * after it, or halfway), and with the IP checksum flag a driver sets (none, unknown, good,
  * bad) and an L4 one. Port 0 has sub-interfaces (802.1Q VLAN 100, 802.1ad 10 with
- * 802.1Q 20), so every frame passes vlan_input, and 198.19.18.0/24 leaves by dp1.200.
+ * 802.1Q 20), so every frame passes vlan_input, and 198.19.18.0/24 leaves by dp1.200. IPv6
+ * forwarding is on, with a route of every kind (pipeline_route6_every_kind).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -82,6 +83,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	if (pipeline_init(&p, 65536, prefix, 1, NULL) < 0)
 		__builtin_trap();
 	pipeline_route_every_kind();
+	pipeline_route6_every_kind();	/* and IPv6's: 2001:2:0:10::/64 forwarded ... */
 	/* 198.19.16.0/24: a neighbour of its own behind port 1, which a plain frame given
 	 * this route's FIB entry instead of its own would reach */
 	nh = *dp_nh_get(1);
@@ -120,7 +122,7 @@ static uint64_t sinks(uint64_t h, uint64_t *objs, unsigned int cap)
 
 	rte_graph_foreach_node(count, off, p.graph, n) {
 		if (strncmp(n->name, "drop_", 5) && strncmp(n->name, "punt_", 5) &&
-		    strncmp(n->name, "icmp_", 5) && strncmp(n->name, "port_tx-", 8))
+		    strncmp(n->name, "icmp", 4) && strncmp(n->name, "port_tx-", 8))
 			continue;
 		if (k == cap)
 			__builtin_trap();

@@ -28,8 +28,8 @@ ip netns exec "$H1" ping -c 3 -i 0.2 -W 2 198.18.1.2 >/dev/null
 wait_for "three packets are traced" [ "$(trace_json | json_field 'len(j["packets"])')" = 3 ]
 check "all three are the echo requests, forwarded to dp1" [ "$(traced "forwarded to dp1")" = 3 ]
 json=$(trace_json)
-check "each forwarded packet went rx -> eth_input -> ip4_input -> ip4_lookup -> ip4_forward -> ip4_rewrite -> port_tx" \
-	json_true 'all(p["path"][1:] == ["eth_input","ip4_input","ip4_lookup","ip4_forward","ip4_rewrite","port_tx-1"] and p["path"][0].startswith("port_rx") for p in j["packets"] if p["fate"].startswith("forwarded"))' <<<"$json"
+check "each forwarded packet went rx -> eth_input -> ip4_input -> ip4_lookup -> ip4_forward -> ip_rewrite -> port_tx" \
+	json_true 'all(p["path"][1:] == ["eth_input","ip4_input","ip4_lookup","ip4_forward","ip_rewrite","port_tx-1"] and p["path"][0].startswith("port_rx") for p in j["packets"] if p["fate"].startswith("forwarded"))' <<<"$json"
 check "their FIB answer is forward via dp1 to h2's MAC, by its adjacency route 198.18.1.2/32" \
 	[ "$(json_field '",".join(sorted({p["fib"]["kind"]+" "+p["fib"]["port"]+" "+p["fib"]["mac"].lower()+" "+p["fib"]["route_now"] for p in j["packets"] if p["fate"].startswith("forwarded")}))' <<<"$json")" = \
 	  "forward dp1 $(host_mac "$H2" "$W1") 198.18.1.2/32" ]

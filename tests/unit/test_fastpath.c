@@ -3,7 +3,7 @@
  * ip4_fast must not change what happens to any packet: every frame below goes
  * through ternd's graph twice, once as it comes (the fast path takes what it
  * can) and once with the packet trace armed (which sends it down the long
- * path, eth_input .. ip4_rewrite), and both runs must send the same bytes out
+ * path, eth_input .. ip_rewrite), and both runs must send the same bytes out
  * of the same ports, punt the same bytes to the kernel and count the same
  * drop, punt, ICMP and tx nodes. The plain forwarded frames must really have
  * taken the fast path, and the others really the long one.

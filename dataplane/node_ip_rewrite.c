@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ip4_rewrite: writes the nexthop's Ethernet header; edge i leads to port i's port_tx. */
+/* ip_rewrite: writes the nexthop's MACs (the EtherType stays the packet's: IPv4 or IPv6); edge i
+ * leads to port i's port_tx. */
 #include <rte_errno.h>
 
 #include "dataplane/node.h"
@@ -7,7 +8,7 @@
 
 int dp_meta_offset = -1;
 
-static uint16_t ip4_rewrite_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+static uint16_t ip_rewrite_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				    uint16_t nb)
 {
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
@@ -31,12 +32,12 @@ static uint16_t ip4_rewrite_process(struct rte_graph *graph, struct rte_node *no
 }
 
 /* Edges are added at start, one per port (dp_node_port_tx_clone). */
-static struct rte_node_register ip4_rewrite_node = {
-	.name = "ip4_rewrite",
-	.process = ip4_rewrite_process,
+static struct rte_node_register ip_rewrite_node = {
+	.name = "ip_rewrite",
+	.process = ip_rewrite_process,
 	.nb_edges = 0,
 };
-RTE_NODE_REGISTER(ip4_rewrite_node);
+RTE_NODE_REGISTER(ip_rewrite_node);
 
 int dp_node_meta_register(void)
 {
