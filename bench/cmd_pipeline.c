@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* tern-bench pipeline: FIB insert rate and cycles per packet of ternd's forwarding nodes, no I/O. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,8 +16,10 @@
 #include "bench/gen.h"
 #include "dataplane/harness/pipeline.h"
 #include "bench/routes.h"
+#include "bench/routes6.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib.h"
+#include "dataplane/fib6.h"
 #include "dataplane/trace.h"
 
 int pipeline_cmd(int argc, char **argv)
@@ -26,11 +29,12 @@ int pipeline_cmd(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' }, { "json", no_argument, NULL, 'j' },
 		{ "workers", required_argument, NULL, 'w' }, { "cpus", required_argument, NULL, 'c' },
 		{ "trace-armed", no_argument, NULL, 'T' }, { "hugepages", no_argument, NULL, 'H' },
-		{ 0 },
+		{ "ipv6", no_argument, NULL, '6' }, { 0 },
 	};
 	unsigned int routes = 1000, flows = 65536, workers = 1, i;
 	unsigned long n;
-	bool huge = false;
+	bool huge = false, ipv6 = false;
+	uint8_t (*prefixes6)[16] = NULL, (*dsts6)[16] = NULL;
 	double seconds = 3, insert_s, run_s, mpps, withdraw_s, publish_s, level_s;
 	uint64_t state = 42, cycles, packets, forwarded, injected[PIPE_MAX_WORKERS], total = 0;
 	struct gen_params gp = { .flows = 1, .frame_size = 64, .src_ip = 0xc6120002 };
@@ -71,9 +75,10 @@ int pipeline_cmd(int argc, char **argv)
 		case 'c': cpus = optarg; break;
 		case 'T': trace = true; break;
 		case 'H': huge = true; break;
+		case '6': ipv6 = true; break;
 		default:
 			fprintf(stderr, "usage: tern-bench pipeline [--routes N] [--flows N] [--seconds S] "
-				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--json]\n");
+				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--ipv6] [--json]\n");
 			return 2;
 		}
 	}
@@ -84,7 +89,9 @@ int pipeline_cmd(int argc, char **argv)
 	}
 	snprintf(prefix, sizeof(prefix), "tern-pipeline-%d", getpid());
 	pipeline_use_hugepages(huge);
-	if ((rc = pipeline_init(&p, routes + routes / 8 + 1024, prefix, workers, cpus)) < 0) {
+	if (ipv6)	/* the IPv6 FIB holds the table; the IPv4 one only the harness's routes */
+		pipeline_set_routes6(routes + routes / 8 + 1024);
+	if ((rc = pipeline_init(&p, ipv6 ? 4096 : routes + routes / 8 + 1024, prefix, workers, cpus)) < 0) {
 		if (rc == -EINVAL && cpus)
 			fprintf(stderr, "tern-bench pipeline: --cpus must list %u CPU numbers, separated by commas\n",
 				workers);
@@ -95,20 +102,37 @@ int pipeline_cmd(int argc, char **argv)
 			fprintf(stderr, "tern-bench pipeline: cannot set up the pipeline: %s\n", strerror(-rc));
 		return 1;
 	}
-	prefixes = calloc(routes, sizeof(*prefixes));
 	lens = calloc(routes, 1);
-	dsts = calloc(flows, sizeof(*dsts));
 	nhs = calloc(flows, sizeof(*nhs));
-	if (!prefixes || !lens || !dsts || !nhs) {
+	if (ipv6) {
+		prefixes6 = calloc(routes, 16);
+		dsts6 = calloc(flows, 16);
+	} else {
+		prefixes = calloc(routes, sizeof(*prefixes));
+		dsts = calloc(flows, sizeof(*dsts));
+	}
+	if (!lens || !nhs || (ipv6 ? !prefixes6 || !dsts6 : !prefixes || !dsts)) {
 		fprintf(stderr, "tern-bench pipeline: out of memory for %u routes and %u flows\n", routes, flows);
 		goto out;
 	}
-	routes_bgp_like(prefixes, lens, routes, 7);
-	insert_s = pipeline_add_routes(prefixes, lens, routes);
-	for (i = 0; i < flows; i++)
-		dsts[i] = routes_pick_address(prefixes, lens, routes, &state);
 	gp.dst_mac = dp_port0_mac();
-	pipeline_stream(frame, gen_build_frame(&gp, &src, 0, 0, 0, frame), dsts, flows);
+	if (ipv6) {
+		routes6_bgp_like(prefixes6, lens, routes, 7);
+		insert_s = pipeline_add_routes6((const uint8_t (*)[16])prefixes6, lens, routes);
+		for (i = 0; i < flows; i++)
+			routes6_pick_address((const uint8_t (*)[16])prefixes6, lens, routes, &state, dsts6[i]);
+		gp.ipv6 = true;
+		gp.frame_size = GEN_IPV6_MIN_FRAME;
+		inet_pton(AF_INET6, "2001:2::2", gp.src_ip6);
+		pipeline_stream6(frame, gen_build_frame(&gp, &src, 0, 0, 0, frame),
+				 (const uint8_t (*)[16])dsts6, flows);
+	} else {
+		routes_bgp_like(prefixes, lens, routes, 7);
+		insert_s = pipeline_add_routes(prefixes, lens, routes);
+		for (i = 0; i < flows; i++)
+			dsts[i] = routes_pick_address(prefixes, lens, routes, &state);
+		pipeline_stream(frame, gen_build_frame(&gp, &src, 0, 0, 0, frame), dsts, flows);
+	}
 	/* a trace armed on dp1, where nothing arrives: every node runs its trace hook, none picks */
 	if (trace && dp_trace_arm(1, 1) < 0) {
 		fprintf(stderr, "tern-bench pipeline: cannot arm the trace\n");
@@ -123,31 +147,37 @@ int pipeline_cmd(int argc, char **argv)
 	/* the table withdrawn, then loaded as ternd loads its kernel's at start; the same answers */
 	nb_check = flows < 65536 ? flows : 65536;
 	for (i = 0; i < nb_check; i++)
-		nhs[i] = dp_fib_lookup(dsts[i]);
-	withdraw_s = pipeline_del_routes(prefixes, lens, routes);
-	publish_s = pipeline_load_routes(prefixes, lens, routes, &level_s);
+		nhs[i] = ipv6 ? dp_fib6_lookup(dsts6[i]) : dp_fib_lookup(dsts[i]);
+	if (ipv6) {
+		withdraw_s = pipeline_del_routes6((const uint8_t (*)[16])prefixes6, lens, routes);
+		publish_s = pipeline_load_routes6((const uint8_t (*)[16])prefixes6, lens, routes, &level_s);
+	} else {
+		withdraw_s = pipeline_del_routes(prefixes, lens, routes);
+		publish_s = pipeline_load_routes(prefixes, lens, routes, &level_s);
+	}
 	for (i = 0; i < nb_check; i++)
-		differ += dp_fib_lookup(dsts[i]) != nhs[i];
+		differ += (ipv6 ? dp_fib6_lookup(dsts6[i]) : dp_fib_lookup(dsts[i])) != nhs[i];
 	if (differ) {
 		fprintf(stderr, "tern-bench pipeline: after the staged load, %u of %u destinations have another next hop\n",
 			differ, nb_check);
 		goto out;
 	}
 	if (json) {
-		printf("{\"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
+		printf("{\"family\": \"%s\", \"frame_size\": %u, \"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
 		       "\"insert_per_s\": %.0f, \"withdraw_s\": %.3f, \"load_publish_s\": %.3f, "
 		       "\"load_level_s\": %.3f, \"pipeline_cycles_per_packet\": %.1f, "
 		       "\"walk_mpps\": %.3f, \"packets\": %lu, \"forwarded\": %lu, \"worker_mpps\": [",
-		       routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
+		       ipv6 ? "ipv6" : "ipv4", gp.frame_size, routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
 		       (double)cycles / packets, mpps, packets, forwarded);
 		for (i = 0; i < workers; i++)
 			printf("%s%.3f", i ? ", " : "", injected[i] / run_s / 1e6);
 		printf("]}\n");
 	} else {
-		printf("tern-bench pipeline: %u BGP-shaped routes in the FIB in %.3f s (%.0f routes/s, two copies)\n"
-		       "  %lu packets to %u destinations: %.1f cycles/packet in the forwarding nodes; "
+		printf("tern-bench pipeline: %u BGP-shaped %s routes in the FIB in %.3f s (%.0f routes/s, two copies)\n"
+		       "  %lu %u-byte packets to %u destinations: %.1f cycles/packet in the forwarding nodes; "
 		       "%.3f Mpps through the whole graph on %u worker%s",
-		       routes, insert_s, routes / insert_s, packets, flows, (double)cycles / packets,
+		       routes, ipv6 ? "IPv6" : "IPv4", insert_s, routes / insert_s, packets, gp.frame_size, flows,
+		       (double)cycles / packets,
 		       mpps, workers, workers > 1 ? "s (" : "");
 		for (i = 0; workers > 1 && i < workers; i++)
 			printf("%s%.2f", i ? " + " : "", injected[i] / run_s / 1e6);
@@ -160,8 +190,10 @@ int pipeline_cmd(int argc, char **argv)
 	ret = 0;
 out:
 	free(prefixes);
+	free(prefixes6);
 	free(lens);
 	free(dsts);
+	free(dsts6);
 	free(nhs);
 	pipeline_fini(prefix);
 	return ret;

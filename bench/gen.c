@@ -46,17 +46,36 @@ unsigned int gen_build_frame(const struct gen_params *p, const struct rte_ether_
 		eth->ether_type = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
 		tag->vlan_tci = rte_cpu_to_be_16(p->vlan);
 	}
-	*type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
-	ip->version_ihl = RTE_IPV4_VHL_DEF;
-	ip->total_length = rte_cpu_to_be_16(len - l2);
-	ip->time_to_live = 64;
-	ip->next_proto_id = IPPROTO_UDP;
-	ip->src_addr = rte_cpu_to_be_32(p->src_ip);
-	ip->dst_addr = rte_cpu_to_be_32(p->dst_ip + flow);
-	ip->hdr_checksum = rte_ipv4_cksum(ip);
+	if (p->ipv6) {
+		struct rte_ipv6_hdr *ip6 = (struct rte_ipv6_hdr *)(buf + l2);
+		rte_be32_t last;
+
+		udp = (struct rte_udp_hdr *)(ip6 + 1);
+		st = (struct gen_stamp *)(udp + 1);
+		*type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV6);
+		ip6->vtc_flow = rte_cpu_to_be_32(6u << 28);
+		ip6->payload_len = rte_cpu_to_be_16(len - l2 - sizeof(*ip6));
+		ip6->proto = IPPROTO_UDP;
+		ip6->hop_limits = 64;
+		memcpy(ip6->src_addr, p->src_ip6, 16);
+		memcpy(ip6->dst_addr, p->dst_ip6, 16);
+		memcpy(&last, ip6->dst_addr + 12, 4);
+		last = rte_cpu_to_be_32(rte_be_to_cpu_32(last) + flow);
+		memcpy(ip6->dst_addr + 12, &last, 4);
+		udp->dgram_len = rte_cpu_to_be_16(len - l2 - sizeof(*ip6));
+	} else {
+		*type = rte_cpu_to_be_16(RTE_ETHER_TYPE_IPV4);
+		ip->version_ihl = RTE_IPV4_VHL_DEF;
+		ip->total_length = rte_cpu_to_be_16(len - l2);
+		ip->time_to_live = 64;
+		ip->next_proto_id = IPPROTO_UDP;
+		ip->src_addr = rte_cpu_to_be_32(p->src_ip);
+		ip->dst_addr = rte_cpu_to_be_32(p->dst_ip + flow);
+		ip->hdr_checksum = rte_ipv4_cksum(ip);
+		udp->dgram_len = rte_cpu_to_be_16(len - l2 - sizeof(*ip));
+	}
 	udp->src_port = rte_cpu_to_be_16(1024 + (flow & 0x3fff));
 	udp->dst_port = rte_cpu_to_be_16(7);	/* echo: harmless if it ever reached a host */
-	udp->dgram_len = rte_cpu_to_be_16(len - l2 - sizeof(*ip));
 	st->magic = GEN_MAGIC;
 	st->seq = seq;
 	st->tsc = tsc;

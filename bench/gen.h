@@ -23,6 +23,10 @@ struct gen_params {
 	struct rte_ether_addr dst_mac;
 	uint32_t src_ip;	/* host order */
 	uint32_t dst_ip;	/* first destination; flows use dst_ip + i */
+	bool ipv6;		/* IPv6/UDP frames, from src_ip6 to dst_ip6 (flows: + i in its last
+				 * 32 bits) instead of IPv4: GEN_IPV6_MIN_FRAME bytes at least */
+	uint8_t src_ip6[16];
+	uint8_t dst_ip6[16];
 	uint32_t flows;
 	uint16_t frame_size;	/* on the wire, CRC included: 64 .. 1518 (a tag adds 4) */
 	uint16_t vlan;		/* 1..4094: 802.1Q-tag the frames; 0: untagged */
@@ -63,6 +67,10 @@ struct gen_stamp {
 	uint32_t seq;
 	uint64_t tsc;
 } __attribute__((packed));
+
+/* The smallest IPv6 frame that carries the stamp (RFC 5180 §5: the smallest that holds the
+ * tester's signature): Ethernet, IPv6, UDP, stamp and CRC. */
+#define GEN_IPV6_MIN_FRAME (14 + 40 + 8 + (int)sizeof(struct gen_stamp) + 4)
 
 int gen_run(const struct gen_params *p, struct rte_mempool *mp, struct gen_result *r);
 

@@ -16,6 +16,7 @@
 #include "bench/args.h"
 #include "bench/churn.h"
 #include "bench/cmd_compare.h"
+#include "bench/cmd_fib6.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/cmd_rfc2544.h"
 #include "bench/gen.h"
@@ -245,6 +246,8 @@ int main(int argc, char **argv)
 		return pipeline_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "routes") == 0)
 		return routes_cmd(argc - 1, argv + 1);
+	if (strcmp(argv[1], "fib6-candidates") == 0)
+		return fib6_candidates_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "rfc2544") == 0)
 		return rfc2544_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "churn") == 0)
@@ -252,7 +255,7 @@ int main(int argc, char **argv)
 	if (strcmp(argv[1], "compare") == 0)
 		return compare_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "gen") != 0) {
-		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, compare, rfc2544, pipeline, routes or churn\n", argv[1]);
+		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, compare, rfc2544, pipeline, routes, fib6-candidates or churn\n", argv[1]);
 		return 2;
 	}
 	if (parse_args(argc - 1, argv + 1, &o) < 0)
