@@ -40,7 +40,11 @@ INTERPOSE_PCAPNG := dataplane/workarounds/interpose_pcapng.c
 INTERPOSE_PCAPNG_EXPORT := -Wl,--export-dynamic-symbol=rte_pcapng_copy
 INTERPOSE_INTR_EXPORT := $(foreach f,register unregister unregister_pending,\
 	-Wl,--export-dynamic-symbol=rte_intr_callback_$(f))
-DP_SRC    := $(wildcard dataplane/*.c) $(filter-out $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) \
+# dataplane/ by what a packet meets: l2/ (ports, Ethernet, VLANs, bonds, the rewrite), ip4/, ip6/,
+# fib/ (both families' tables, the nexthops), punt/ (the exception path's side, the sinks), icmp/
+DP_DIRS   := dataplane dataplane/l2 dataplane/ip4 dataplane/ip6 dataplane/fib dataplane/punt \
+	dataplane/icmp
+DP_SRC    := $(foreach d,$(DP_DIRS),$(wildcard $(d)/*.c)) $(filter-out $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) \
 	$(INTERPOSE_INTR) $(INTERPOSE_RECVMSG) $(INTERPOSE_PCAPNG),$(wildcard dataplane/workarounds/*.c))
 HARNESS_SRC := $(wildcard dataplane/harness/*.c)
 KNI_SRC   := $(wildcard kni/*.c)

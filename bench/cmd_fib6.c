@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * tern-bench fib6-candidates: DPDK 22.11's two IPv6 longest-prefix-match tables, rte_lpm6
- * and rte_fib6 (its trie), and tern's own (dataplane/fib6.c, both its copies), loaded with
+ * and rte_fib6 (its trie), and tern's own (dataplane/fib/fib6.c, both its copies), loaded with
  * the same BGP-shaped table, DPDK's sized for it alike: memory, load and withdraw times,
  * and nanoseconds a lookup in bulks of 64, checked against each other address by address.
  * The numbers behind the IPv6 FIB's choice (ARCHITECTURE.md).
@@ -24,7 +24,7 @@
 #include "bench/cmd_fib6.h"
 #include "bench/routes.h"
 #include "bench/routes6.h"
-#include "dataplane/fib6.h"
+#include "dataplane/fib/fib6.h"
 #include "dataplane/harness/pipeline.h"
 #include "dataplane/rcu.h"
 

@@ -18,8 +18,8 @@
 #include "bench/routes.h"
 #include "bench/routes6.h"
 #include "dataplane/dp.h"
-#include "dataplane/fib.h"
-#include "dataplane/fib6.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
 #include "dataplane/trace.h"
 
 int pipeline_cmd(int argc, char **argv)

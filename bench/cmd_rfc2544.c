@@ -24,7 +24,7 @@
 #include "bench/gen.h"
 #include "bench/ports.h"
 #include "bench/rfc2544.h"
-#include "dataplane/ip4.h"
+#include "dataplane/ip4/ip4.h"
 #include "dataplane/workarounds/eal_exit.h"
 
 #define MAX_PORTS 2

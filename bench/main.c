@@ -22,7 +22,7 @@
 #include "bench/gen.h"
 #include "bench/ports.h"
 #include "bench/routes.h"
-#include "dataplane/ip4.h"
+#include "dataplane/ip4/ip4.h"
 #include "dataplane/workarounds/eal_exit.h"
 
 #define MAX_PORTS 8

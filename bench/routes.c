@@ -7,7 +7,7 @@
 
 #include "bench/args.h"
 #include "bench/routes.h"
-#include "dataplane/ip4.h"
+#include "dataplane/ip4/ip4.h"
 
 uint64_t routes_rand(uint64_t *s)
 {

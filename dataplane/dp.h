@@ -30,9 +30,9 @@
 
 enum dp_port_kind {
 	DP_PORT_ETH = 0,		/* an ethdev of its own */
-	DP_PORT_VLAN,			/* a sub-interface of a port (dataplane/vlan.h) */
+	DP_PORT_VLAN,			/* a sub-interface of a port (dataplane/l2/vlan.h) */
 	DP_PORT_FREE,			/* a removed sub-interface's slot */
-	DP_PORT_MEMBER,			/* a member of a bond (dataplane/bond.h): the bond drives it */
+	DP_PORT_MEMBER,			/* a member of a bond (dataplane/l2/bond.h): the bond drives it */
 };
 
 /* A tern interface: a port, or a VLAN sub-interface of one. */

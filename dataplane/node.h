@@ -13,7 +13,7 @@
 #include <rte_mbuf_dyn.h>
 
 #include "dataplane/dp.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/nexthop.h"
 
 /* Set by ip4_lookup, read by ip4_forward and ip_rewrite within the same graph walk. */
 extern int dp_meta_offset;
@@ -37,7 +37,7 @@ union dp_port_mac {
  */
 struct dp_port_map {
 	union dp_port_mac mac[DP_MAX_PORTS];
-	uint16_t index[RTE_MAX_ETHPORTS + DP_MAX_PORTS];	/* sub-interfaces: dataplane/vlan.h */
+	uint16_t index[RTE_MAX_ETHPORTS + DP_MAX_PORTS];	/* sub-interfaces: dataplane/l2/vlan.h */
 	volatile uint8_t up[DP_MAX_PORTS];	/* administratively: its kernel interface is up */
 	/* its link is down (a pulled cable): nothing is sent out of it; set by the control
 	 * thread each tick (dp_port_links_refresh) */

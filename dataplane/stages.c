@@ -7,7 +7,7 @@
 #include <rte_graph_worker.h>
 
 #include "dataplane/dp.h"
-#include "dataplane/node_port.h"
+#include "dataplane/l2/node_port.h"
 #include "dataplane/stages.h"
 
 const char *const dp_stage_names[DP_STAGE_MAX] = {

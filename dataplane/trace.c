@@ -11,7 +11,7 @@
 #include <rte_mbuf_dyn.h>
 #include <rte_rcu_qsbr.h>
 
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
 #include "dataplane/rcu.h"
 #include "dataplane/trace.h"

@@ -12,10 +12,10 @@
 #include <rte_launch.h>
 #include <rte_lcore.h>
 
-#include "dataplane/bond.h"
+#include "dataplane/l2/bond.h"
 #include "dataplane/dp.h"
 #include "dataplane/node.h"
-#include "dataplane/node_port.h"
+#include "dataplane/l2/node_port.h"
 #include "dataplane/rcu.h"
 #include "dataplane/workarounds/graph_walk.h"
 

@@ -13,7 +13,7 @@
 
 #include "dataplane/dp.h"
 #include "dataplane/node.h"
-#include "dataplane/punt.h"
+#include "dataplane/punt/punt.h"
 #include "kni/exception.h"
 #include "kni/tap.h"
 

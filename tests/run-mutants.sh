@@ -20,9 +20,9 @@ mutant() {
 	shift 4
 	tests+=("$*")
 }
-mutant fib-grace dataplane/fib.c 'if (!grace_pending)\n\t\treturn true;' \
+mutant fib-grace dataplane/fib/fib.c 'if (!grace_pending)\n\t\treturn true;' \
 	'if (true)\n\t\treturn true;' test_fib_readers
-mutant nexthop-deferred-free dataplane/nexthop.c 'dp_rcu_defer_free(old, nh_free);' \
+mutant nexthop-deferred-free dataplane/fib/nexthop.c 'dp_rcu_defer_free(old, nh_free);' \
 	'nh_free(old);' test_fib_readers
 mutant rib-aside-token controlplane/mirror/rib_nexthop.c \
 	'rte_rcu_qsbr_check(dp_rcu, aside_token, true);' '(void)aside_token;' test_rib_readers
@@ -30,13 +30,13 @@ mutant rib-released-twice controlplane/mirror/rib_nexthop.c \
 	'o->refcnt != 0 || o->released_at > aside_seq)' 'o->refcnt != 0)' test_rib
 mutant rib-unplaced-offer controlplane/mirror/rib_fib.c \
 	'rib_unplaced_count() > 0 && rib_unplaced_offer(batch_max) > 0' 'false' test_rib
-mutant fib-init-cleanup dataplane/fib.c 'fail:\n\tdp_fib_fini();' 'fail:' test_fib
+mutant fib-init-cleanup dataplane/fib/fib.c 'fail:\n\tdp_fib_fini();' 'fail:' test_fib
 mutant pcapng-time-overflow dataplane/workarounds/pcapng_time.h \
 	'return d / hz * 1000000000u + d % hz * 1000000000u / hz;' 'return d * 1000000000u / hz;' \
 	test_pcapng_time
-mutant fib6-grace dataplane/fib6.c 'if (!grace_pending)\n\t\treturn true;' \
+mutant fib6-grace dataplane/fib/fib6.c 'if (!grace_pending)\n\t\treturn true;' \
 	'if (true)\n\t\treturn true;' test_fib6
-mutant fib6-replay dataplane/fib6.c '\tdp_fib6_settle();\t/* the standby first gets what it lacks */' \
+mutant fib6-replay dataplane/fib/fib6.c '\tdp_fib6_settle();\t/* the standby first gets what it lacks */' \
 	'' test_fib6
 mutant rib-reclaim-settle controlplane/mirror/rib_fib.c '\tdp_fib_settle();\n\tt = rte_rdtsc();' \
 	'\tt = rte_rdtsc();' -

@@ -7,8 +7,8 @@
 #include "controlplane/metrics/rates.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
-#include "dataplane/node_sink.h"
-#include "dataplane/punt.h"
+#include "dataplane/punt/node_sink.h"
+#include "dataplane/punt/punt.h"
 
 #define RATES_EVERY_TICKS 10	/* of 100 ms */
 #define RATES_MAX_NODES 64

@@ -9,8 +9,8 @@
 #include "controlplane/metrics/telemetry.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
-#include "dataplane/fib.h"
-#include "dataplane/node_sink.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/punt/node_sink.h"
 
 static int workers_cb(const char *cmd, const char *params, struct rte_tel_data *d)
 {

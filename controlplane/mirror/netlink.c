@@ -22,7 +22,7 @@
 #include "controlplane/mirror/rib.h"
 #include "controlplane/ternd/event_loop.h"
 #include "controlplane/ternd/log.h"
-#include "dataplane/fib.h"
+#include "dataplane/fib/fib.h"
 
 #define NL_BUF (1u << 20)
 

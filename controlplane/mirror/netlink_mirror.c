@@ -12,7 +12,7 @@
 #include "controlplane/mirror/rib.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
-#include "dataplane/ip4.h"
+#include "dataplane/ip4/ip4.h"
 #include "dataplane/node.h"
 #include "kni/exception.h"
 

@@ -11,7 +11,7 @@
 
 
 #include "controlplane/mirror/rib_priv.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/nexthop.h"
 
 uint16_t rib_gen;
 

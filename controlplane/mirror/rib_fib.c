@@ -9,7 +9,7 @@
 
 #include "controlplane/mirror/rib_priv.h"
 #include "controlplane/ternd/log.h"
-#include "dataplane/fib.h"
+#include "dataplane/fib/fib.h"
 
 #define RIB_BATCH 65536
 

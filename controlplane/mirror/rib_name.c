@@ -6,7 +6,7 @@
 
 #include "controlplane/mirror/rib.h"
 #include "dataplane/dp.h"
-#include "dataplane/ip4.h"
+#include "dataplane/ip4/ip4.h"
 
 const char *rib_kproto_name(uint8_t p)
 {

@@ -14,7 +14,7 @@
 #include "controlplane/mirror/rib_priv.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 
 #define RIB_RELEASED_MIN 65536

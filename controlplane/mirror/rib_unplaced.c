@@ -22,7 +22,7 @@
 #include "controlplane/mirror/rib_priv.h"
 #include "controlplane/mirror/rib_table.h"
 #include "controlplane/ternd/log.h"
-#include "dataplane/fib.h"
+#include "dataplane/fib/fib.h"
 
 enum { WAITING = 1, SEEN = 2 };	/* values of a slot's unplaced mark */
 

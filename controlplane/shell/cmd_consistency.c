@@ -16,7 +16,7 @@
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/render.h"
 #include "controlplane/ternd/log.h"
-#include "dataplane/fib.h"
+#include "dataplane/fib/fib.h"
 
 struct expected {
 	uint32_t prefix;

@@ -6,7 +6,7 @@
 #include "controlplane/shell/counters.h"
 #include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
-#include "dataplane/punt.h"
+#include "dataplane/punt/punt.h"
 #include "kni/exception.h"
 
 static void port_render(struct render *r, unsigned int i)

@@ -11,7 +11,7 @@
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/ternd/log.h"
-#include "dataplane/bond.h"
+#include "dataplane/l2/bond.h"
 #include "dataplane/dp.h"
 
 static int cmd_configure(struct cmd_ctx *ctx)

@@ -13,7 +13,7 @@
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
-#include "dataplane/fib.h"
+#include "dataplane/fib/fib.h"
 
 /* Under AddressSanitizer its allocator, not glibc's, hands out the heap: ask it instead. */
 #if defined(__SANITIZE_ADDRESS__)

@@ -18,8 +18,8 @@
 #include "controlplane/shell/render.h"
 #include "controlplane/shell/statics.h"
 #include "dataplane/dp.h"
-#include "dataplane/fib.h"
-#include "dataplane/ip4.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/ip4/ip4.h"
 #include "dataplane/node.h"
 
 static const char *route_origin(const struct rib_route_info *r)

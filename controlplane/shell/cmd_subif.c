@@ -18,7 +18,7 @@
 #include "controlplane/shell/iface.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
-#include "dataplane/vlan.h"
+#include "dataplane/l2/vlan.h"
 #include "kni/exception.h"
 
 /* A VLAN id as typed: 0 and a negative errno with the sentence written when it is not one. */

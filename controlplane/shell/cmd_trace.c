@@ -12,8 +12,8 @@
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
-#include "dataplane/nexthop.h"
-#include "dataplane/node_sink.h"
+#include "dataplane/fib/nexthop.h"
+#include "dataplane/punt/node_sink.h"
 #include "dataplane/trace.h"
 
 #define TRACE_DEFAULT_COUNT 10

@@ -10,7 +10,7 @@
 #include <rte_ether.h>
 
 #include "controlplane/shell/command.h"
-#include "dataplane/ip4.h"
+#include "dataplane/ip4/ip4.h"
 
 bool cmd_value_is_ipv4(const char *w)
 {

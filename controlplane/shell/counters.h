@@ -3,7 +3,7 @@
 #ifndef TERN_SHELL_COUNTERS_H
 #define TERN_SHELL_COUNTERS_H
 
-#include "dataplane/punt.h"
+#include "dataplane/punt/punt.h"
 #include "kni/exception.h"
 
 void counters_punt(unsigned int port, struct dp_punt_stats *st);

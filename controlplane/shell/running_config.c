@@ -13,7 +13,7 @@
 #include "controlplane/shell/running_config.h"
 #include "controlplane/shell/statics.h"
 #include "dataplane/dp.h"
-#include "dataplane/ip4.h"
+#include "dataplane/ip4/ip4.h"
 
 static int addr_cmp(const void *a, const void *b)
 {

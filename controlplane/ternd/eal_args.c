@@ -74,7 +74,7 @@ int tern_eal_args_build(const struct tern_config *cfg, struct tern_eal_args *a, 
 		rc |= push(&b, "--no-pci");
 	for (i = 0; i < cfg->nb_ports; i++) {
 		if (cfg->ports[i].is_bond)
-			continue;	/* made by ternd on its members (dataplane/bond.c) */
+			continue;	/* made by ternd on its members (dataplane/l2/bond.c) */
 		rc |= push(&b, cfg->ports[i].is_pci ? "-a" : "--vdev");
 		rc |= push(&b, cfg->ports[i].dev);
 	}

@@ -7,8 +7,8 @@
 #include <rte_lcore.h>
 
 #include "dataplane/harness/pipeline.h"
-#include "dataplane/fib6.h"
-#include "dataplane/icmp6.h"
+#include "dataplane/fib/fib6.h"
+#include "dataplane/icmp/icmp6.h"
 #include "dataplane/node.h"
 
 static unsigned int routes6 = 4096;

@@ -33,8 +33,8 @@
 #include "controlplane/ternd/api_server.h"
 #include "controlplane/ternd/event_loop.h"
 #include "dataplane/dp.h"
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 
 #define SLICES_MAX 400		/* 1 ms turns of the loop a session may take */

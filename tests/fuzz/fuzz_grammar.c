@@ -16,8 +16,8 @@
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/command.h"
 #include "dataplane/dp.h"
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 
 static void tables_fill(void)

@@ -31,12 +31,12 @@
 #include <rte_ring.h>
 
 #include "dataplane/harness/pipeline.h"
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
-#include "dataplane/punt.h"
+#include "dataplane/punt/punt.h"
 #include "dataplane/trace.h"
-#include "dataplane/vlan.h"
+#include "dataplane/l2/vlan.h"
 
 #define NB_PLAIN 8	/* forwarded frames between the two copies of the input */
 

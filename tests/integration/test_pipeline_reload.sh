@@ -3,7 +3,7 @@
 # tern-bench pipeline loads a 100k BGP-shaped table, forwards through the graph, withdraws the
 # table and loads it again as ternd loads its kernel's at start (staged, one switch, the other
 # copy levelled), and checks that 64k destinations get the same next hop as before. DPDK 22.11's
-# miscount of second-level groups (dataplane/fib.c) made routes longer than /24 fail after the
+# miscount of second-level groups (dataplane/fib/fib.c) made routes longer than /24 fail after the
 # withdrawal, and the reload answered differently for some of them.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin pipeline-reload

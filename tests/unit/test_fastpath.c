@@ -26,9 +26,9 @@
 #include <rte_udp.h>
 
 #include "dataplane/harness/pipeline.h"
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
-#include "dataplane/punt.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/nexthop.h"
+#include "dataplane/punt/punt.h"
 #include "dataplane/trace.h"
 
 #define SRC 0xc6120002u		/* 198.18.0.2, behind port 0 */

@@ -16,8 +16,8 @@
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 #include "tests/unit/heap_hog.h"
 

@@ -22,8 +22,8 @@
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
-#include "dataplane/fib6.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib6.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 
 #define FIB6_ROUTES 65536

@@ -24,8 +24,8 @@
 #include <rte_lcore.h>
 #include <rte_pause.h>
 
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 
 #define FIB_ROUTES 2097152	/* ternd's default: fib routes in ternd.conf */

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "dataplane/icmp.h"
+#include "dataplane/icmp/icmp.h"
 
 /* The Internet checksum, written out here so the test does not trust DPDK's. */
 static uint16_t inet_cksum(const uint8_t *p, size_t n)

@@ -8,8 +8,8 @@
 
 #include <cmocka.h>
 
-#include "dataplane/ecmp.h"
-#include "dataplane/ip4.h"
+#include "dataplane/fib/ecmp.h"
+#include "dataplane/ip4/ip4.h"
 
 static void make_hdr(struct rte_ipv4_hdr *ip, uint32_t src, uint32_t dst, uint8_t ttl)
 {

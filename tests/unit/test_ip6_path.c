@@ -27,11 +27,11 @@
 #include <rte_udp.h>
 
 #include "dataplane/harness/pipeline.h"
-#include "dataplane/fib6.h"
-#include "dataplane/icmp6.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib6.h"
+#include "dataplane/icmp/icmp6.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
-#include "dataplane/punt.h"
+#include "dataplane/punt/punt.h"
 #include "dataplane/trace.h"
 
 #define SENDER "2001:2::2"

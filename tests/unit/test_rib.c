@@ -26,8 +26,8 @@
 #include "controlplane/mirror/rib.h"
 #include "controlplane/mirror/rib_priv.h"
 #include "dataplane/dp.h"
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 #include "tests/unit/heap_hog.h"
 

@@ -27,8 +27,8 @@
 
 #include "controlplane/mirror/rib.h"
 #include "dataplane/dp.h"
-#include "dataplane/fib.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/fib.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 
 #define VEC 32

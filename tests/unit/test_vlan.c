@@ -22,12 +22,12 @@
 #include <rte_ip.h>
 #include <rte_ring.h>
 
-#include "dataplane/fib.h"
+#include "dataplane/fib/fib.h"
 #include "dataplane/harness/pipeline.h"
-#include "dataplane/nexthop.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
-#include "dataplane/punt.h"
-#include "dataplane/vlan.h"
+#include "dataplane/punt/punt.h"
+#include "dataplane/l2/vlan.h"
 
 #define OUT_VIA_SUBIF 0xc6131205u	/* 198.19.18.5: out of dp1.200 */
 

@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Sub-interfaces: their slots in dp.ports, the VLAN map vlan_input reads, the tags port_tx writes. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dataplane/node.h"
+#include "dataplane/punt/punt.h"
+#include "dataplane/rcu.h"
+#include "dataplane/l2/vlan.h"
+#include "dataplane/l2/vlan_map.h"
+
+struct dp_vlan_map dp_vlan_map;
+struct dp_vlan_stats dp_vlan_stats[DP_MAX_WORKERS];
+
+int dp_vlan_encap_format(const struct dp_vlan_encap *e, char *buf, size_t len)
+{
+	if (e->inner_vid)
+		return snprintf(buf, len, "dot1ad %u dot1q %u", e->outer_vid, e->inner_vid);
+	return snprintf(buf, len, "dot1q %u", e->outer_vid);
+}
+
+static bool same_encap(const struct dp_port *p, const struct dp_vlan_encap *e)
+{
+	return p->outer_tpid == e->outer_tpid && p->outer_vid == e->outer_vid &&
+	       p->inner_vid == e->inner_vid;
+}
+
+/* Whether encap e suits a sub-interface of port parent (skip: the one being changed). */
+static int encap_check(unsigned int parent, const struct dp_vlan_encap *e, unsigned int skip,
+		       char *err, size_t errlen)
+{
+	const struct dp_port *pp = &dp.ports[parent];
+	char what[40];
+	unsigned int i;
+
+	dp_vlan_encap_format(e, what, sizeof(what));
+	if (parent >= dp.nb_ports || pp->kind != DP_PORT_ETH) {
+		snprintf(err, errlen, "a sub-interface's parent must be a port");
+		return -EINVAL;
+	}
+	if (e->outer_vid < DP_VLAN_VID_MIN || e->outer_vid > DP_VLAN_VID_MAX ||
+	    (e->inner_vid != 0 && e->inner_vid > DP_VLAN_VID_MAX)) {
+		unsigned int bad = e->outer_vid < DP_VLAN_VID_MIN || e->outer_vid > DP_VLAN_VID_MAX ?
+				   e->outer_vid : e->inner_vid;
+
+		snprintf(err, errlen, "VLAN id %u is out of range: expected %u to %u", bad,
+			 (unsigned int)DP_VLAN_VID_MIN, (unsigned int)DP_VLAN_VID_MAX);
+		return -EINVAL;
+	}
+	if ((e->outer_tpid == RTE_ETHER_TYPE_QINQ) != (e->inner_vid != 0)) {
+		snprintf(err, errlen, "802.1ad takes an outer and an inner VLAN id (dot1ad S dot1q C)");
+		return -EINVAL;
+	}
+	for (i = 0; i < dp.nb_ports; i++) {
+		const struct dp_port *p = &dp.ports[i];
+
+		if (i != skip && p->kind == DP_PORT_VLAN && p->parent == parent && same_encap(p, e)) {
+			snprintf(err, errlen, "%s already has %s (sub-interface %s)", pp->name, what,
+				 p->name);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+static void tags_write(unsigned int index, const struct dp_port *p)
+{
+	struct dp_tx_tags *t = &dp_tx_tags[index];
+	rte_be16_t w[4];
+
+	w[0] = rte_cpu_to_be_16(p->outer_tpid);
+	w[1] = rte_cpu_to_be_16(p->outer_vid);
+	w[2] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
+	w[3] = rte_cpu_to_be_16(p->inner_vid);
+	t->port_id = p->port_id;
+	memcpy(t->tag, w, sizeof(w));
+	t->len = p->inner_vid ? 2 * RTE_VLAN_HLEN : RTE_VLAN_HLEN;
+}
+
+/* Workers find the sub-interface by its tags from here on. */
+static void map(unsigned int index)
+{
+	const struct dp_port *p = &dp.ports[index];
+
+	if (p->inner_vid) {
+		struct dp_vlan_qinq *q = &dp_vlan_map.qinq[index];
+
+		q->parent = p->parent;
+		q->outer_vid = p->outer_vid;
+		q->inner_vid = p->inner_vid;
+		__atomic_store_n(&q->index, index, __ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&dp_vlan_map.dot1q[p->parent][p->outer_vid], index,
+				 __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&dp_port_map.vlans[p->parent], 1, __ATOMIC_RELEASE);
+}
+
+/* Workers no longer find it once this returns. */
+static void unmap(unsigned int index)
+{
+	const struct dp_port *p = &dp.ports[index];
+	unsigned int i, left = 0;
+
+	if (p->inner_vid) {
+		__atomic_store_n(&dp_vlan_map.qinq[index].index, 0, __ATOMIC_RELEASE);
+	} else {
+		__atomic_store_n(&dp_vlan_map.dot1q[p->parent][p->outer_vid], 0, __ATOMIC_RELEASE);
+	}
+	for (i = 0; i < dp.nb_ports; i++)
+		if (i != index && dp.ports[i].kind == DP_PORT_VLAN && dp.ports[i].parent == p->parent)
+			left++;
+	if (left == 0)
+		__atomic_store_n(&dp_port_map.vlans[p->parent], 0, __ATOMIC_RELEASE);
+	dp_rcu_synchronize();
+}
+
+static void encap_set(struct dp_port *p, const struct dp_vlan_encap *e)
+{
+	p->outer_tpid = e->outer_tpid;
+	p->outer_vid = e->outer_vid;
+	p->inner_vid = e->inner_vid;
+}
+
+int dp_vlan_add(const char *name, unsigned int parent, const struct dp_vlan_encap *encap,
+		char *err, size_t errlen)
+{
+	const struct dp_port *pp = &dp.ports[parent];
+	unsigned int index, w;
+	struct dp_port *p;
+	int rc;
+
+	rc = encap_check(parent, encap, DP_MAX_PORTS, err, errlen);
+	if (rc < 0)
+		return rc;
+	if (strlen(name) >= sizeof(p->name)) {
+		snprintf(err, errlen, "interface name %s is too long: at most %zu characters", name,
+			 sizeof(p->name) - 1);
+		return -EINVAL;
+	}
+	for (index = 0; index < dp.nb_ports && dp.ports[index].kind != DP_PORT_FREE; index++)
+		;
+	if (index == DP_MAX_PORTS) {
+		snprintf(err, errlen, "no room for another interface: ports and sub-interfaces are at most %d",
+			 DP_MAX_PORTS);
+		return -ENOSPC;
+	}
+	p = &dp.ports[index];
+	memset(p, 0, sizeof(*p));
+	p->kind = DP_PORT_VLAN;
+	p->port_id = pp->port_id;
+	p->ifid = DP_VLAN_IFID_BASE + index;
+	p->parent = parent;
+	encap_set(p, encap);
+	snprintf(p->name, sizeof(p->name), "%s", name);
+	memcpy(p->dev, pp->name, sizeof(pp->name));	/* its port's name */
+	p->mtu = pp->mtu;
+	p->base_mtu = pp->base_mtu;
+	p->socket = pp->socket;
+	p->mac = pp->mac;
+	p->pool = pp->pool;
+	p->started = true;
+	tags_write(index, p);
+	dp_port_map.index[p->ifid] = index;
+	dp_port_map.mac[index].word = 0;
+	dp_port_map.mac[index].addr = p->mac;
+	dp_port_map.up[index] = 0;	/* until its kernel interface is up */
+	for (w = 0; w < DP_MAX_WORKERS; w++) {
+		dp_vlan_stats[w].rx_packets[index] = 0;
+		dp_vlan_stats[w].rx_bytes[index] = 0;
+		dp_vlan_stats[w].tx_bytes[index] = 0;
+	}
+	dp_punt_port_init(index, parent);
+	if (index == dp.nb_ports)
+		dp.nb_ports++;
+	dp_port_stats_reset(p);
+	map(index);
+	return index;
+}
+
+int dp_vlan_set_encap(unsigned int index, const struct dp_vlan_encap *encap, char *err,
+		      size_t errlen)
+{
+	struct dp_port *p = &dp.ports[index];
+	int rc;
+
+	if (!dp_port_in_use(index) || p->kind != DP_PORT_VLAN)
+		return -ENODEV;
+	if (same_encap(p, encap))
+		return 0;
+	rc = encap_check(p->parent, encap, index, err, errlen);
+	if (rc < 0)
+		return rc;
+	unmap(index);
+	encap_set(p, encap);
+	tags_write(index, p);
+	map(index);
+	return 0;
+}
+
+int dp_vlan_del(unsigned int index)
+{
+	struct dp_port *p = &dp.ports[index];
+
+	if (!dp_port_in_use(index) || p->kind != DP_PORT_VLAN)
+		return -ENODEV;
+	dp_port_map.up[index] = 0;
+	unmap(index);
+	/* frames the kernel sent before still leave tagged: dp_tx_tags stays as it is */
+	p->kind = DP_PORT_FREE;
+	p->name[0] = '\0';
+	while (dp.nb_ports > 0 && dp.ports[dp.nb_ports - 1].kind == DP_PORT_FREE)
+		dp.nb_ports--;
+	return 0;
+}
