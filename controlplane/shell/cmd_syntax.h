@@ -41,6 +41,11 @@ struct compiled {
  */
 int cmd_syntax_compile(const struct cmd_def *def, char *store, struct compiled *cmds, int *n);
 
+/* The compiled commands of every table (command.c), *n of them. */
+const struct compiled *cmd_commands(int *n);
+/* Whether w is a value of kind k (an IFNAME: an interface there is). */
+bool cmd_value_ok(enum tok_kind k, const char *w);
+
 /* The help of a value's placeholder ("IPv4 address" for A.B.C.D). */
 const char *cmd_syntax_placeholder_help(enum tok_kind k);
 
