@@ -101,6 +101,7 @@ struct nhobj_stats {
 	uint64_t refused;		/* objects beyond the table */
 	uint64_t routes_untracked;	/* routes beyond the route index */
 	uint64_t replaced_in_place;	/* replaces that changed one nexthop, not its routes */
+	uint64_t refresh_lost;		/* routes not resolved again for want of memory */
 };
 int nhobj_init(unsigned int max_routes);
 void nhobj_apply(const struct nl_nexthop *n, bool del);
@@ -110,15 +111,19 @@ void nhobj_clear(void);
 /* The kernel removes the objects on an interface that goes down, and says nothing. */
 void nhobj_link_down(uint32_t ifindex);
 void nhobj_stats(struct nhobj_stats *out);
-/* The route again as the kernel has it (its object resolved anew), or gone when it cannot be. */
-void mirror_route_refresh(const struct nl_route *r);
+/* After nhobj_apply or nhobj_link_down: the next route through a changed object, to be
+ * resolved again (its object anew) or removed; false when there is none left. */
+bool nhobj_next_refresh(struct nl_route *r);
 
-/* ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1. */
+/* mirror_ports.c. ifindex of port's TAP, 0 when unknown; port of an ifindex, or -1; setting
+ * it says whether it changed. */
 uint32_t mirror_port_ifindex(unsigned int port);
 int mirror_ifindex_port(uint32_t ifindex);
+bool mirror_port_set_ifindex(unsigned int port, uint32_t ifindex);
 /* Moves each time a port goes administratively up or down, or an address comes or goes:
  * what depends on them (the static configuration) looks again when it has moved. */
 uint64_t mirror_links_gen(void);
+void mirror_links_moved(void);
 /* Drops what the RIB holds of port (its routes, addresses and neighbours) and its kernel
  * interface's ifindex, for a sub-interface being removed; returns the routes dropped. */
 unsigned int mirror_port_forget(unsigned int port);

@@ -16,30 +16,7 @@
 #include "dataplane/node.h"
 #include "kni/exception.h"
 
-static uint32_t port_ifindex[DP_MAX_PORTS];
-static uint64_t links_gen;
-
-uint64_t mirror_links_gen(void)
-{
-	return links_gen;
-}
-
-uint32_t mirror_port_ifindex(unsigned int port)
-{
-	return port < DP_MAX_PORTS ? port_ifindex[port] : 0;
-}
-
-int mirror_ifindex_port(uint32_t ifindex)
-{
-	unsigned int i;
-
-	if (ifindex == 0)
-		return -1;
-	for (i = 0; i < dp.nb_ports; i++)
-		if (port_ifindex[i] == ifindex)
-			return i;
-	return -1;
-}
+static void refresh_object_routes(void);
 
 /* The first address (or neighbour) the RIB holds on port; false when none. */
 static bool first_addr(unsigned int port, struct rib_addr *out)
@@ -79,7 +56,7 @@ unsigned int mirror_port_forget(unsigned int port)
 	while (first_neigh(port, &ip) && rib_neigh_del(port, ip) == 0)
 		;
 	rib_commit();
-	port_ifindex[port] = 0;
+	mirror_port_set_ifindex(port, 0);
 	return routes;
 }
 
@@ -105,7 +82,7 @@ static void subifs_follow(unsigned int port)
 		TERN_LOG(rib, NOTICE, "%s: MTU %u%s", c->name, want,
 			 want == mtu && want != (c->conf_mtu ? c->conf_mtu : c->base_mtu) ?
 			 ", its port's" : "");
-		if (port_ifindex[i] != 0 && nlr_link(port_ifindex[i], -1, want) < 0)
+		if (mirror_port_ifindex(i) != 0 && nlr_link(mirror_port_ifindex(i), -1, want) < 0)
 			TERN_LOG(rib, WARNING, "%s: its kernel interface could not be given MTU %u",
 				 c->name, want);
 	}
@@ -157,22 +134,22 @@ static void apply_link(const struct nl_msg *m)
 	unsigned int i;
 
 	for (i = 0; i < dp.nb_ports; i++)
-		if (strcmp(kni_tap_name(i), l->name) == 0 || port_ifindex[i] == l->ifindex)
+		if (strcmp(kni_tap_name(i), l->name) == 0 || mirror_port_ifindex(i) == l->ifindex)
 			break;
 	if (i == dp.nb_ports)
 		return;
 	if (m->del) {
 		nhobj_link_down(l->ifindex);
-		port_ifindex[i] = 0;
-		links_gen++;
+		refresh_object_routes();
+		mirror_port_set_ifindex(i, 0);
+		mirror_links_moved();
 		return;
 	}
-	if (port_ifindex[i] != l->ifindex)
-		links_gen++;
-	port_ifindex[i] = l->ifindex;
+	if (mirror_port_set_ifindex(i, l->ifindex))
+		mirror_links_moved();
 	p = &dp.ports[i];
 	if (l->up != p->admin_up) {
-		links_gen++;
+		mirror_links_moved();
 		p->admin_up = l->up;
 		dp_port_map.up[i] = l->up;
 		TERN_LOG(rib, NOTICE, "%s is administratively %s: forwarding %s", p->name,
@@ -181,6 +158,7 @@ static void apply_link(const struct nl_msg *m)
 		 * interface without a word */
 		if (!l->up) {
 			nhobj_link_down(l->ifindex);
+			refresh_object_routes();
 			TERN_LOG(rib, NOTICE, "%s down: %u routes through it flushed", p->name,
 				 rib_flush_port(i));
 		}
@@ -195,7 +173,7 @@ static void apply_addr(const struct nl_msg *m, struct nl_stats *st)
 
 	if (port < 0)
 		return;
-	links_gen++;
+	mirror_links_moved();
 	if (m->del)
 		rib_addr_del(port, m->addr.ip, m->addr.len);
 	else if (rib_addr_add(port, m->addr.ip, m->addr.len) < 0 && ++st->addrs_refused)
@@ -307,7 +285,8 @@ static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 				     IP4_ARGS(r->prefix), r->len, strerror(-rc));
 }
 
-void mirror_route_refresh(const struct nl_route *r)
+/* The route again as the kernel has it (its object resolved anew), or gone when it cannot be. */
+static void route_refresh(const struct nl_route *r)
 {
 	struct rib_route_attrs a = kernel_attrs(r);
 	struct rib_nh_spec s;
@@ -316,6 +295,15 @@ void mirror_route_refresh(const struct nl_route *r)
 		rib_route_add(r->prefix, r->len, &a, &s, RIB_ADD_REPLACE);
 	else
 		rib_route_del(r->prefix, r->len, r->table, r->priority, NULL);
+}
+
+/* The routes through the nexthop objects that just changed, resolved again. */
+static void refresh_object_routes(void)
+{
+	struct nl_route r;
+
+	while (nhobj_next_refresh(&r))
+		route_refresh(&r);
 }
 
 static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
@@ -358,7 +346,10 @@ void mirror_apply(const struct nl_msg *m, struct nl_stats *st)
 	case NL_ADDR: st->addrs++; apply_addr(m, st); break;
 	case NL_ROUTE: st->routes++; apply_route(m, st); break;
 	case NL_NEIGH: st->neighs++; apply_neigh(m, st); break;
-	case NL_NEXTHOP: nhobj_apply(&m->nexthop, m->del); break;
+	case NL_NEXTHOP:
+		nhobj_apply(&m->nexthop, m->del);
+		refresh_object_routes();
+		break;
 	case NL_IGNORED: break;
 	}
 }

@@ -30,6 +30,10 @@ struct route_key {
 };
 
 static struct rte_hash *objs;		/* id -> struct nl_nexthop * */
+/* Routes to resolve again, handed to the mirror by nhobj_next_refresh (it resolves them through
+ * nhobj_spec: calls run one way, the mirror to the objects). */
+static struct nl_route *pending;
+static unsigned int nb_pending, pending_taken, pending_cap;
 static struct rte_hash *routes;		/* route_key -> nh id | kproto << 32 | tos << 40 */
 static struct nhobj_stats st;
 
@@ -146,7 +150,35 @@ static bool names(uint32_t id, const uint32_t *set, unsigned int n, bool direct)
 	return false;
 }
 
-/* Every route through one of the objects in set, resolved again (or removed); those that
+static void refresh_later(const struct nl_route *r)
+{
+	if (nb_pending == pending_cap) {
+		unsigned int cap = pending_cap ? 2 * pending_cap : 256;
+		struct nl_route *more = realloc(pending, cap * sizeof(*more));
+
+		if (more == NULL) {
+			st.refresh_lost++;
+			TERN_LOG_RATELIMITED(rib, WARNING, "out of memory: a route through nexthop %u "
+					     "is not resolved again", r->nh_id);
+			return;
+		}
+		pending = more;
+		pending_cap = cap;
+	}
+	pending[nb_pending++] = *r;
+}
+
+bool nhobj_next_refresh(struct nl_route *r)
+{
+	if (pending_taken == nb_pending) {
+		nb_pending = pending_taken = 0;
+		return false;
+	}
+	*r = pending[pending_taken++];
+	return true;
+}
+
+/* Every route through one of the objects in set, to be resolved again (or removed); those that
  * named gone, an object the kernel removed with its routes, are forgotten. */
 static unsigned int routes_refresh(const uint32_t *set, unsigned int n, uint32_t gone, bool direct)
 {
@@ -166,7 +198,7 @@ static unsigned int routes_refresh(const uint32_t *set, unsigned int n, uint32_t
 
 		if (!names(r.nh_id, set, n, direct))
 			continue;
-		mirror_route_refresh(&r);
+		refresh_later(&r);
 		count++;
 		if (r.nh_id != gone)
 			continue;
@@ -294,6 +326,7 @@ void nhobj_clear(void)
 	rte_hash_reset(objs);
 	rte_hash_reset(routes);
 	st.objects = st.routes = 0;
+	nb_pending = pending_taken = 0;
 }
 
 void nhobj_stats(struct nhobj_stats *out)

@@ -91,7 +91,7 @@ int rib_commit(void)
 {
 	int rc = commit_batch();
 
-	if (rib_unplaced_count() > 0 && rib_unplaced_offer(batch_max) > 0) {
+	if (rib_unplaced_count() > 0 && rib_unplaced_offer(batch_max, rib_queue_op) > 0) {
 		commit_batch();
 		rib_unplaced_settle();
 	}

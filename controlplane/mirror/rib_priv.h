@@ -49,6 +49,7 @@ bool rib_nh_uses_port(uint32_t id, uint16_t port);
 
 /* Queues one FIB change for the next rib_commit (which runs early when the batch is full). */
 int rib_queue_op(uint32_t prefix, uint8_t len, bool del, uint32_t nh);
+typedef int (*rib_queue_fn)(uint32_t prefix, uint8_t len, bool del, uint32_t nh);
 /* The most changes a batch holds before it is committed early (RIB_BATCH, 65536; tests make
  * it small to reach a full batch). */
 void rib_fib_set_batch(unsigned int n);
@@ -61,8 +62,9 @@ int rib_unplaced_init(unsigned int max_routes);
 void rib_unplaced_fini(void);
 /* Marks unplaced the routes of a batch the FIB refused and left out. */
 void rib_unplaced_mark(const struct dp_fib_op *ops, unsigned int n);
-/* Queues up to room of the unplaced routes that fit in the FIB now; returns how many. */
-unsigned int rib_unplaced_offer(unsigned int room);
+/* Queues, with queue (rib_fib.c's, which calls here: calls run one way), up to room of the
+ * unplaced routes that fit in the FIB now; returns how many. */
+unsigned int rib_unplaced_offer(unsigned int room, rib_queue_fn queue);
 /* After the batch of an offer: unmarks the routes the FIB now holds. */
 void rib_unplaced_settle(void);
 /* An unplaced route's slot is gone (its prefix withdrawn). */

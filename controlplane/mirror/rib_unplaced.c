@@ -121,6 +121,7 @@ void rib_unplaced_mark(const struct dp_fib_op *ops, unsigned int n)
 
 struct offer {
 	unsigned int room, offered;
+	rib_queue_fn queue;
 };
 
 static void offer_one(const struct route_key *k, int32_t pos, void *arg)
@@ -128,14 +129,14 @@ static void offer_one(const struct route_key *k, int32_t pos, void *arg)
 	struct offer *o = arg;
 
 	if (o->offered < o->room && dp_fib_fits(k->prefix, k->len)) {
-		rib_queue_op(k->prefix, k->len, false, route_rec_at(pos)->nh);
+		o->queue(k->prefix, k->len, false, route_rec_at(pos)->nh);
 		o->offered++;
 	}
 }
 
-unsigned int rib_unplaced_offer(unsigned int room)
+unsigned int rib_unplaced_offer(unsigned int room, rib_queue_fn queue)
 {
-	struct offer o = { .room = room };
+	struct offer o = { .room = room, .queue = queue };
 
 	if (nb_list > 0)
 		walk(offer_one, &o);
