@@ -244,7 +244,8 @@ static int dump_tables(unsigned int helper_lcore)
 	/* at start, the route dump ternd asked for before EAL (netlink_prefetch.c) */
 	rc = netlink_prefetch_started() ? netlink_prefetch_apply(apply_one, NULL) :
 		netlink_dump_ahead(RTM_GETROUTE, AF_INET, apply_one, NULL, helper_lcore);
-	if (rc < 0 || (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0)
+	if (rc < 0 || (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0 ||
+	    (rc = netlink_dump(RTM_GETNEIGH, AF_INET6, apply_one, NULL)) < 0)
 		return rc;
 	return 0;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Applies parsed kernel messages to ports and the RIB: the kernel is the RIB, ternd follows. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stddef.h>
 #include <string.h>
@@ -32,28 +33,27 @@ static bool first_addr(unsigned int port, struct rib_addr *out)
 	return false;
 }
 
-static bool first_neigh(unsigned int port, uint32_t *ip)
+/* The first neighbour, of either family, the RIB holds on port; NULL when none. */
+static const struct rib_neigh *first_neigh(unsigned int port)
 {
 	const struct rib_neigh *nb;
 	unsigned int n = rib_neighs(&nb), i;
 
 	for (i = 0; i < n; i++)
-		if (nb[i].port == port) {
-			*ip = nb[i].ip;
-			return true;
-		}
-	return false;
+		if (nb[i].port == port)
+			return &nb[i];
+	return NULL;
 }
 
 unsigned int mirror_port_forget(unsigned int port)
 {
 	unsigned int routes = rib_flush_port(port);
+	const struct rib_neigh *n;
 	struct rib_addr a;
-	uint32_t ip;
 
 	while (first_addr(port, &a) && rib_addr_del(port, a.ip, a.len) == 0)
 		;
-	while (first_neigh(port, &ip) && rib_neigh_del(port, ip) == 0)
+	while ((n = first_neigh(port)) != NULL && rib_neigh_forget(n) == 0)
 		;
 	rib_commit();
 	mirror_port_set_ifindex(port, 0);
@@ -306,6 +306,25 @@ static void refresh_object_routes(void)
 		route_refresh(&r);
 }
 
+/* An NDP neighbour: a multicast group's entry (the kernel keeps some, NOARP) is none. */
+static void apply_neigh6(int port, const struct nl_msg *m, struct nl_stats *st)
+{
+	const struct nl_neigh *n = &m->neigh;
+	struct rte_ether_addr mac;
+	char text[INET6_ADDRSTRLEN];
+
+	if (n->ip6[0] == 0xff)
+		return;
+	if (m->del || !nl_neigh_usable(n->state) || !n->has_mac) {
+		rib_neigh6_del(port, n->ip6);
+		return;
+	}
+	memcpy(mac.addr_bytes, n->mac, 6);
+	if (rib_neigh6_set(port, n->ip6, &mac, n->state & NUD_PERMANENT) < 0 && ++st->neighs_refused)
+		TERN_LOG_RATELIMITED(rib, WARNING, "neighbour %s not mirrored: the neighbour table is full",
+				     inet_ntop(AF_INET6, n->ip6, text, sizeof(text)));
+}
+
 static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
 {
 	const struct nl_neigh *n = &m->neigh;
@@ -314,6 +333,10 @@ static void apply_neigh(const struct nl_msg *m, struct nl_stats *st)
 
 	if (port < 0)
 		return;
+	if (n->family == AF_INET6) {
+		apply_neigh6(port, m, st);
+		return;
+	}
 	if (m->del || !nl_neigh_usable(n->state) || !n->has_mac) {
 		rib_neigh_del(port, n->ip);
 		return;

@@ -50,6 +50,14 @@ static int get_ip4(const struct nlattr *a, uint32_t *ip)
 	return 0;
 }
 
+static int get_ip6(const struct nlattr *a, uint8_t ip6[16])
+{
+	if (mnl_attr_get_payload_len(a) != 16)
+		return -EINVAL;
+	memcpy(ip6, mnl_attr_get_payload(a), 16);
+	return 0;
+}
+
 static int parse_link(const struct nlmsghdr *nlh, struct nl_link *l)
 {
 	const struct ifinfomsg *ifi;
@@ -197,7 +205,8 @@ static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv
 	return 0;
 }
 
-static int parse_neigh(const struct nlmsghdr *nlh, struct nl_neigh *n, bool *ipv4)
+/* An ARP or NDP neighbour; *mirrored false for another family's (a bridge's FDB). */
+static int parse_neigh(const struct nlmsghdr *nlh, struct nl_neigh *n, bool *mirrored)
 {
 	const struct ndmsg *ndm;
 	struct attrs t = { 0 };
@@ -205,15 +214,17 @@ static int parse_neigh(const struct nlmsghdr *nlh, struct nl_neigh *n, bool *ipv
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ndm)))
 		return -EBADMSG;
 	ndm = mnl_nlmsg_get_payload(nlh);
-	*ipv4 = ndm->ndm_family == AF_INET;
-	if (!*ipv4)
+	*mirrored = ndm->ndm_family == AF_INET || ndm->ndm_family == AF_INET6;
+	if (!*mirrored)
 		return 0;
 	if (mnl_attr_parse(nlh, sizeof(*ndm), collect, &t) < 0 || t.tb[NDA_DST] == NULL)
 		return -EBADMSG;
 	memset(n, 0, sizeof(*n));
+	n->family = ndm->ndm_family;
 	n->ifindex = ndm->ndm_ifindex;
 	n->state = ndm->ndm_state;
-	if (get_ip4(t.tb[NDA_DST], &n->ip) < 0)
+	if (n->family == AF_INET6 ? get_ip6(t.tb[NDA_DST], n->ip6) < 0 :
+				    get_ip4(t.tb[NDA_DST], &n->ip) < 0)
 		return -EINVAL;
 	if (t.tb[NDA_LLADDR]) {
 		if (mnl_attr_get_payload_len(t.tb[NDA_LLADDR]) != 6)
@@ -300,7 +311,7 @@ int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 	case RTM_NEWNEIGH:
 	case RTM_DELNEIGH:
 		out->del = nlh->nlmsg_type == RTM_DELNEIGH;
-		rc = parse_neigh(nlh, &out->neigh, &ipv4);
+		rc = parse_neigh(nlh, &out->neigh, &ipv4);	/* or IPv6 */
 		out->kind = ipv4 ? NL_NEIGH : NL_IGNORED;
 		return rc;
 	case RTM_NEWNEXTHOP:

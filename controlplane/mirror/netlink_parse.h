@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rtnetlink messages parsed and checked in one place before anything acts on
- * them: links, IPv4 addresses, IPv4 routes, neighbours and nexthop objects. Pure functions: a
+ * them: links, IPv4 addresses, IPv4 routes, neighbours of both families and nexthop objects. Pure functions: a
  * malformed message gets -EINVAL or -EBADMSG and changes nothing.
  */
 #ifndef TERN_NETLINK_PARSE_H
@@ -60,8 +60,10 @@ struct nl_route {
 };
 
 struct nl_neigh {
+	uint8_t family;		/* AF_INET (ARP) or AF_INET6 (NDP) */
 	uint32_t ifindex;
-	uint32_t ip;		/* host order */
+	uint32_t ip;		/* AF_INET: host order */
+	uint8_t ip6[16];	/* AF_INET6 */
 	uint16_t state;		/* NUD_* */
 	uint8_t mac[6];
 	bool has_mac;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/socket.h>
 
 
 #include "controlplane/mirror/rib_priv.h"
@@ -62,7 +63,7 @@ unsigned int rib_sweep(void)
 	for (i = 0, n = rib_neighs(&nb); i < n; n = rib_neighs(&nb)) {
 		if (nb[i].gen != rib_gen) {
 			swept++;
-			rib_neigh_del(nb[i].port, nb[i].ip);	/* the last takes its place */
+			rib_neigh_forget(&nb[i]);	/* the last takes its place */
 		} else {
 			i++;
 		}
@@ -86,7 +87,8 @@ int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, 
 {
 	struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
 	struct rib_nh_spec s = { .type = RIB_NH_GATEWAY, .hop = { port, ip } };
-	int rc = rib_neigh_store(port, ip, mac, permanent);
+	struct rib_neigh key = rib_neigh_key4(port, ip);
+	int rc = rib_neigh_store(&key, mac, permanent);
 
 	if (rc <= 0)
 		return rc;	/* refused, or known with that MAC */
@@ -99,11 +101,37 @@ int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, 
 
 int rib_neigh_del(uint16_t port, uint32_t ip)
 {
-	int rc = rib_neigh_remove(port, ip);
+	struct rib_neigh key = rib_neigh_key4(port, ip);
+	int rc = rib_neigh_remove(&key);
 
 	if (rc < 0)
 		return rc;
 	rib_adjacency_del(ip);
 	return rib_nh_refresh(port, ip);
+}
+
+int rib_neigh6_set(uint16_t port, const uint8_t ip6[16], const struct rte_ether_addr *mac,
+		   bool permanent)
+{
+	struct rib_neigh key = rib_neigh_key6(port, ip6);
+	int rc = rib_neigh_store(&key, mac, permanent);
+
+	return rc < 0 ? rc : 0;
+}
+
+int rib_neigh6_del(uint16_t port, const uint8_t ip6[16])
+{
+	struct rib_neigh key = rib_neigh_key6(port, ip6);
+
+	return rib_neigh_remove(&key);
+}
+
+int rib_neigh_forget(const struct rib_neigh *n)
+{
+	struct rib_neigh key = *n;	/* n is the table's own entry, which the removal moves */
+
+	if (key.family == AF_INET6)
+		return rib_neigh6_del(key.port, key.ip6);
+	return rib_neigh_del(key.port, key.ip);
 }
 

@@ -82,9 +82,13 @@ struct rib_addr {
 	uint16_t gen;
 };
 
+/* A neighbour of either family: ARP's and NDP's in one table, keyed by port, family and
+ * address. */
 struct rib_neigh {
 	uint16_t port;
-	uint32_t ip;
+	uint8_t family;		/* AF_INET or AF_INET6 */
+	uint32_t ip;		/* AF_INET: host order; 0 for AF_INET6 */
+	uint8_t ip6[16];	/* AF_INET6 */
 	struct rte_ether_addr mac;
 	bool permanent;
 	uint16_t gen;
@@ -126,6 +130,13 @@ int rib_addr_add(uint16_t port, uint32_t ip, uint8_t len);
 int rib_addr_del(uint16_t port, uint32_t ip, uint8_t len);
 int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent);
 int rib_neigh_del(uint16_t port, uint32_t ip);
+/* IPv6 neighbours (NDP), in the same table; no IPv6 route or nexthop resolves through them
+ * yet. */
+int rib_neigh6_set(uint16_t port, const uint8_t ip6[16], const struct rte_ether_addr *mac,
+		   bool permanent);
+int rib_neigh6_del(uint16_t port, const uint8_t ip6[16]);
+/* Removes n, of either family, as rib_neigh_del and rib_neigh6_del do. */
+int rib_neigh_forget(const struct rib_neigh *n);
 /*
  * The nexthop of the routes through kernel nexthop object knh becomes s (whose knh is knh):
  * in place, one dataplane update however many routes share it. -ENOENT when no route goes

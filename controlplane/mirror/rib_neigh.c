@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The neighbours the kernel resolved on the ports: a table the shell lists (rib_neighs),
- * indexed by (port, address) in an rte_hash, sized by [neighbours] max. Each resolved
- * neighbour resolves the one nexthop through it and gives its address a /32 adjacency.
+ * The neighbours the kernel resolved on the ports, ARP's and NDP's: a table the shell lists
+ * (rib_neighs), indexed by (port, family, address) in an rte_hash, sized by [neighbours] max.
+ * Each resolved IPv4 neighbour resolves the one nexthop through it and gives its address a
+ * /32 adjacency (rib.c).
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #include <rte_hash.h>
 #include <rte_jhash.h>
@@ -16,7 +19,10 @@
 
 struct neigh_key {
 	uint32_t ip;
-	uint32_t port;
+	uint16_t port;
+	uint8_t family;
+	uint8_t pad;
+	uint8_t ip6[16];
 };
 
 static struct rib_neigh *neighs;
@@ -55,9 +61,33 @@ unsigned int rib_neigh_max(void)
 	return max_neighs;
 }
 
-static int neigh_pos(uint16_t port, uint32_t ip)
+struct rib_neigh rib_neigh_key4(uint16_t port, uint32_t ip)
 {
-	struct neigh_key k = { .ip = ip, .port = port };
+	return (struct rib_neigh){ .port = port, .family = AF_INET, .ip = ip };
+}
+
+struct rib_neigh rib_neigh_key6(uint16_t port, const uint8_t ip6[16])
+{
+	struct rib_neigh n = { .port = port, .family = AF_INET6 };
+
+	memcpy(n.ip6, ip6, 16);
+	return n;
+}
+
+static struct neigh_key key_of(const struct rib_neigh *n)
+{
+	struct neigh_key k = { .port = n->port, .family = n->family };
+
+	if (n->family == AF_INET6)
+		memcpy(k.ip6, n->ip6, 16);
+	else
+		k.ip = n->ip;
+	return k;
+}
+
+static int neigh_pos(const struct rib_neigh *n)
+{
+	struct neigh_key k = key_of(n);
 	void *pos;
 
 	if (rte_hash_lookup_data(neigh_index, &k, &pos) < 0)
@@ -67,19 +97,20 @@ static int neigh_pos(uint16_t port, uint32_t ip)
 
 const struct rib_neigh *rib_neigh_find(uint16_t port, uint32_t ip)
 {
-	int pos = neigh_pos(port, ip);
+	struct rib_neigh key = rib_neigh_key4(port, ip);
+	int pos = neigh_pos(&key);
 
 	return pos < 0 ? NULL : &neighs[pos];
 }
 
-int rib_neigh_store(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent)
+int rib_neigh_store(const struct rib_neigh *key, const struct rte_ether_addr *mac, bool permanent)
 {
-	struct rib_neigh *n = (struct rib_neigh *)rib_neigh_find(port, ip);
+	int pos = neigh_pos(key), rc;
 	bool changed = true;
-	int rc;
+	struct rib_neigh *n;
 
-	if (n == NULL) {
-		struct neigh_key k = { .ip = ip, .port = port };
+	if (pos < 0) {
+		struct neigh_key k = key_of(key);
 
 		if (nb_neighs == max_neighs)
 			return -ENOSPC;
@@ -88,10 +119,13 @@ int rib_neigh_store(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac
 			return rc;
 		n = &neighs[nb_neighs++];
 	} else {
+		n = &neighs[pos];
 		changed = !rte_is_same_ether_addr(&n->mac, mac);
 	}
-	*n = (struct rib_neigh){ .port = port, .ip = ip, .mac = *mac, .permanent = permanent,
-				 .gen = rib_gen };
+	*n = *key;
+	n->mac = *mac;
+	n->permanent = permanent;
+	n->gen = rib_gen;
 	return changed;
 }
 
@@ -99,22 +133,25 @@ int rib_neigh_port(uint32_t ip)
 {
 	unsigned int p;
 
-	DP_FOREACH_IFACE(p)
-		if (neigh_pos(p, ip) >= 0)
+	DP_FOREACH_IFACE(p) {
+		struct rib_neigh key = rib_neigh_key4(p, ip);
+
+		if (neigh_pos(&key) >= 0)
 			return p;
+	}
 	return -ENOENT;
 }
 
-int rib_neigh_remove(uint16_t port, uint32_t ip)
+int rib_neigh_remove(const struct rib_neigh *key)
 {
-	struct neigh_key k = { .ip = ip, .port = port };
-	int pos = neigh_pos(port, ip);
+	struct neigh_key k = key_of(key);
+	int pos = neigh_pos(key);
 
 	if (pos < 0)
 		return -ENOENT;
 	rte_hash_del_key(neigh_index, &k);
 	if ((unsigned int)pos != --nb_neighs) {
-		struct neigh_key moved = { .ip = neighs[nb_neighs].ip, .port = neighs[nb_neighs].port };
+		struct neigh_key moved = key_of(&neighs[nb_neighs]);
 
 		neighs[pos] = neighs[nb_neighs];
 		rte_hash_add_key_data(neigh_index, &moved, (void *)(uintptr_t)pos);

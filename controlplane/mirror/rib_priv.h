@@ -82,9 +82,13 @@ void rib_neigh_fini(void);
 unsigned int rib_neigh_max(void);
 const struct rib_neigh *rib_neigh_find(uint16_t port, uint32_t ip);
 /* The neighbour table alone (rib_neigh_set and _del carry a change on): 1 when the entry is
- * new or its MAC changed, 0 when it was known so, or -ENOSPC; and 0 or -ENOENT. */
-int rib_neigh_store(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent);
-int rib_neigh_remove(uint16_t port, uint32_t ip);
+ * new or its MAC changed, 0 when it was known so, or -ENOSPC; and 0 or -ENOENT. key's family
+ * says which of ip and ip6 is its address. */
+int rib_neigh_store(const struct rib_neigh *key, const struct rte_ether_addr *mac, bool permanent);
+int rib_neigh_remove(const struct rib_neigh *key);
+/* The key of an IPv4 or an IPv6 neighbour. */
+struct rib_neigh rib_neigh_key4(uint16_t port, uint32_t ip);
+struct rib_neigh rib_neigh_key6(uint16_t port, const uint8_t ip6[16]);
 
 int rib_routes_init(unsigned int max_routes);
 void rib_routes_fini(void);

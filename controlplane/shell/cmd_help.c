@@ -18,6 +18,7 @@ static const struct {
 	{ "show ip", "IPv4: routes, the FIB, neighbours" },
 	{ "show ip route", "The routing table: all of it, a prefix, or the route to an address" },
 	{ "show ip fib", "The FIB: what the dataplane does with an address, or its consistency" },
+	{ "show ipv6", "IPv6: neighbours" },
 	{ "show interfaces", "Interfaces: state, addresses, counters" },
 	{ "show configuration", "Saved configurations: their history, one version" },
 	{ "configure", "Enter configuration mode, or go back to a saved configuration" },

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Static routes and static ARP entries (kept in statics.c): ip route, arp and their no forms. */
 #include <errno.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,7 +235,7 @@ static int cmd_no_arp(struct cmd_ctx *ctx)
 	rc = statics_arp_del(ip);
 	if (rc == -ENOENT) {	/* not configured here: a permanent entry the kernel was given */
 		for (i = 0; i < nb; i++)
-			if (n[i].ip == ip && n[i].permanent)
+			if (n[i].family == AF_INET && n[i].ip == ip && n[i].permanent)
 				break;
 		if (i == nb)
 			return cmd_error(ctx, -ENOENT, "%% No static ARP entry for %s", addr);

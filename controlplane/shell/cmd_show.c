@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* show commands: version, interfaces, errors, workers, ip route, ip fib, arp; clear counters. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -525,21 +526,31 @@ static int cmd_show_netlink(struct cmd_ctx *ctx)
 	return 0;
 }
 
-static int cmd_show_arp(struct cmd_ctx *ctx)
+/* The neighbours of one family (ARP's, NDP's), a line each. */
+static int show_neighbors(struct cmd_ctx *ctx, uint8_t family)
 {
-	static const struct render_col cols[] = {
+	static const struct render_col cols4[] = {
 		{ "address", "Address", "%-16s", R_STR }, { "mac", "MAC", "%-18s", R_STR },
+		{ "interface", "Interface", "%-12s", R_STR }, { "type", "Type", "%s", R_STR },
+	};
+	static const struct render_col cols6[] = {
+		{ "address", "Address", "%-40s", R_STR }, { "mac", "MAC", "%-18s", R_STR },
 		{ "interface", "Interface", "%-12s", R_STR }, { "type", "Type", "%s", R_STR },
 	};
 	const struct rib_neigh *n;
 	unsigned int i, nb = rib_neighs(&n);
-	char ip[16], mac[RTE_ETHER_ADDR_FMT_SIZE];
+	char ip[INET6_ADDRSTRLEN], mac[RTE_ETHER_ADDR_FMT_SIZE];
 	struct render r;
 
 	render_begin(&r, ctx);
-	render_table_begin(&r, "neighbors", cols, RTE_DIM(cols), true);
+	render_table_begin(&r, "neighbors", family == AF_INET6 ? cols6 : cols4, RTE_DIM(cols4), true);
 	for (i = 0; i < nb; i++) {
-		cmd_fmt_ip(n[i].ip, ip, sizeof(ip));
+		if (n[i].family != family)
+			continue;
+		if (family == AF_INET6)
+			inet_ntop(AF_INET6, n[i].ip6, ip, sizeof(ip));
+		else
+			cmd_fmt_ip(n[i].ip, ip, sizeof(ip));
 		rte_ether_format_addr(mac, sizeof(mac), &n[i].mac);
 		render_row(&r, (union render_val[]){ RS(ip), RS(mac), RS(dp.ports[n[i].port].name),
 			   RS(n[i].permanent ? "static" : "dynamic") });
@@ -547,6 +558,16 @@ static int cmd_show_arp(struct cmd_ctx *ctx)
 	render_table_end(&r);
 	render_end(&r);
 	return 0;
+}
+
+static int cmd_show_arp(struct cmd_ctx *ctx)
+{
+	return show_neighbors(ctx, AF_INET);
+}
+
+static int cmd_show_ipv6_neighbors(struct cmd_ctx *ctx)
+{
+	return show_neighbors(ctx, AF_INET6);
 }
 
 const struct cmd_def cmd_show_table[] = {
@@ -562,6 +583,7 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },
 	{ CMD_MODE_EXEC, "show ip neighbors", "Neighbour (ARP) table", cmd_show_arp, 0 },
 	{ CMD_MODE_EXEC, "show arp", "Neighbour (ARP) table", cmd_show_arp, 0 },
+	{ CMD_MODE_EXEC, "show ipv6 neighbors", "IPv6 neighbour (NDP) table", cmd_show_ipv6_neighbors, 0 },
 	{ CMD_MODE_EXEC, "clear counters [interface:IFNAME]", "Reset the counters of every interface, or of one", cmd_clear_counters, CMD_F_CONFIG },
 	{ 0 },
 };

@@ -9,6 +9,7 @@
  * need no interface and are always written.
  */
 #include <errno.h>
+#include <sys/socket.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,7 +272,7 @@ static bool arp_held(const struct static_arp *a)
 	unsigned int n = rib_neighs(&nb), i;
 
 	for (i = 0; i < n; i++)
-		if (nb[i].port == a->port && nb[i].ip == a->ip)
+		if (nb[i].family == AF_INET && nb[i].port == a->port && nb[i].ip == a->ip)
 			return nb[i].permanent && rte_is_same_ether_addr(&nb[i].mac, &a->mac);
 	return false;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The kernel is the RIB: routes changed with ip (ECMP, replace, unreachable, prohibit, metrics,
 # append and prepend, a table named in the configuration) change how ternd forwards real
-# packets; a netlink overflow ends in a resync after which the FIB equals the kernel's tables.
+# packets; a netlink overflow ends in a resync after which the FIB equals the kernel's tables;
+# the kernel's IPv6 neighbours are mirrored beside its ARP entries.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin netlink-mirror
 two_hosts "$(printf '[netlink]\nrcvbuf = 4096\ntables = 100')"
@@ -145,4 +146,13 @@ check "dp1 down: its address is still the router's" [ "$(fib 198.18.1.1 'j["kind
 ip -n "$R" link set dp1 up
 wait_for "dp1's broadcast route is back" sh -c "[ \"\$($TERN -s $T_SOCK --json -c 'show ip fib 198.18.1.255' | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)[\"kind\"])')\" = local ]"
 check "dp1 up: the FIB equals the kernel's tables" consistent
+
+# NDP's neighbours beside ARP's, in one table: one the kernel holds is shown by show ipv6
+# neighbors (and not by show ip neighbors), and goes when the kernel's goes
+ip -n "$R" -6 neigh add 2001:db8::5 lladdr 02:00:00:00:c0:05 dev dp0 nud permanent
+nd_has() { tern_cli --json -c "show ipv6 neighbors" | json_true 'any(n["address"] == "2001:db8::5" and n["mac"].lower() == "02:00:00:00:c0:05" and n["interface"] == "dp0" and n["type"] == "static" for n in j["neighbors"])'; }
+wait_for "an NDP neighbour of the kernel's is mirrored" nd_has
+check_not "show ip neighbors lists only ARP's" sh -c "$TERN -s $T_SOCK -c 'show ip neighbors' | grep -q 2001:db8::5"
+ip -n "$R" -6 neigh del 2001:db8::5 dev dp0
+wait_for "its removal is mirrored" sh -c "! $TERN -s $T_SOCK -c 'show ipv6 neighbors' | grep -q 2001:db8::5"
 tern_test_end

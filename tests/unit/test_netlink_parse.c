@@ -167,6 +167,51 @@ static void test_a_route_names_its_nexthop_object(void **state)
 	assert_int_equal(m.route.nb_paths, 0);
 }
 
+/* An RTM_NEWNEIGH of family fam for dst (dst_len bytes) on ifindex 7, with a MAC. */
+static struct nlmsghdr *neigh_msg(char *buf, uint8_t fam, const void *dst, size_t dst_len)
+{
+	static const uint8_t mac[6] = { 2, 0, 0, 0, 0xc0, 1 };
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ndmsg *ndm;
+
+	nlh->nlmsg_type = RTM_NEWNEIGH;
+	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
+	ndm->ndm_family = fam;
+	ndm->ndm_ifindex = 7;
+	ndm->ndm_state = NUD_REACHABLE;
+	mnl_attr_put(nlh, NDA_DST, dst_len, dst);
+	mnl_attr_put(nlh, NDA_LLADDR, sizeof(mac), mac);
+	return nlh;
+}
+
+/* Neighbours of both families are parsed, each with its own address size; a bridge's (another
+ * family) is ignored. */
+static void test_neighbours_of_both_families(void **state)
+{
+	static const uint8_t a6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 5 };
+	uint32_t a4 = htonl(0xc6120002);
+	char buf[512];
+	struct nl_msg m;
+
+	(void)state;
+	assert_int_equal(nl_parse(neigh_msg(buf, AF_INET, &a4, 4), &m), 0);
+	assert_int_equal(m.kind, NL_NEIGH);
+	assert_int_equal(m.neigh.family, AF_INET);
+	assert_int_equal(m.neigh.ip, 0xc6120002);
+	assert_true(m.neigh.has_mac);
+	assert_int_equal(nl_parse(neigh_msg(buf, AF_INET6, a6, 16), &m), 0);
+	assert_int_equal(m.kind, NL_NEIGH);
+	assert_int_equal(m.neigh.family, AF_INET6);
+	assert_memory_equal(m.neigh.ip6, a6, 16);
+	assert_int_equal(m.neigh.ifindex, 7);
+	assert_int_equal(m.neigh.mac[5], 1);
+	/* an address of the other family's size is malformed */
+	assert_int_equal(nl_parse(neigh_msg(buf, AF_INET6, &a4, 4), &m), -EINVAL);
+	assert_int_equal(nl_parse(neigh_msg(buf, AF_INET, a6, 16), &m), -EINVAL);
+	assert_int_equal(nl_parse(neigh_msg(buf, AF_BRIDGE, a6, 6), &m), 0);
+	assert_int_equal(m.kind, NL_IGNORED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -175,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_a_length_near_2_to_the_32_is_refused),
 		cmocka_unit_test(test_nexthop_objects_parse),
 		cmocka_unit_test(test_a_route_names_its_nexthop_object),
+		cmocka_unit_test(test_neighbours_of_both_families),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -157,6 +158,52 @@ static void test_neighbours_resolve_their_nexthops_and_stop_at_the_limit(void **
 	del_q();
 	for (i = 1; i <= NEIGH_MAX; i++)
 		assert_int_equal(rib_neigh_del(0, 0xc6120000u + i), 0);
+	assert_int_equal(rib_commit(), 0);
+}
+
+/*
+ * ARP's and NDP's neighbours share the table: an IPv4 and an IPv6 neighbour whose addresses
+ * share their bytes are two entries; removing one (the last moving into its place) leaves the
+ * other findable; a resync sweeps both families; an IPv6 neighbour makes no IPv4 adjacency.
+ */
+static void test_neighbours_of_both_families_share_the_table(void **state)
+{
+	struct rte_ether_addr mac = neigh_mac(1);
+	uint8_t a6[16] = { 0xc6, 0x12, 0x00, 0x05 }, b6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 9 };
+	const struct rib_neigh *n;
+	struct rib_route_info ri;
+	unsigned int nb, i, v4 = 0, v6 = 0;
+
+	assert_int_equal(rib_neigh6_set(0, a6, &mac, false), 0);
+	assert_int_equal(rib_neigh_set(0, 0xc6120005u, &mac, false), 0);
+	assert_int_equal(rib_neigh6_set(0, b6, &mac, true), 0);
+	assert_int_equal(rib_commit(), 0);
+	nb = rib_neighs(&n);
+	assert_int_equal(nb, 3);
+	for (i = 0; i < nb; i++) {
+		v4 += n[i].family == AF_INET;
+		v6 += n[i].family == AF_INET6;
+	}
+	assert_int_equal(v4, 1);
+	assert_int_equal(v6, 2);
+	/* the IPv4 neighbour's adjacency, and none for the IPv6 one of the same bytes */
+	assert_int_equal(rib_route_get(0xc6120005u, 32, &ri), 0);
+	assert_int_equal(rib_neigh_port(0xc6120005u), 0);
+	/* the first entry goes; the others stay as they were */
+	assert_int_equal(rib_neigh6_del(0, a6), 0);
+	assert_int_equal(rib_neigh6_del(0, a6), -ENOENT);
+	assert_int_equal(rib_neigh_port(0xc6120005u), 0);
+	nb = rib_neighs(&n);
+	assert_int_equal(nb, 2);
+	for (i = 0; i < nb && !(n[i].family == AF_INET6 && memcmp(n[i].ip6, b6, 16) == 0); i++)
+		;
+	assert_true(i < nb);
+	assert_true(n[i].permanent);
+	/* a resync that sees neither: both families swept */
+	rib_mark_begin();
+	assert_true(rib_sweep() >= 2);
+	assert_int_equal(rib_neighs(&n), 0);
+	assert_int_equal(rib_route_get(0xc6120005u, 32, &ri), -ENOENT);
 	assert_int_equal(rib_commit(), 0);
 }
 
@@ -802,6 +849,7 @@ int main(void)
 		cmocka_unit_test(test_a_resync_renews_twins_and_sweeps_the_rest),
 		cmocka_unit_test(test_random_changes_follow_the_kernels_model),
 		cmocka_unit_test(test_the_kernels_flags_give_the_mode),
+		cmocka_unit_test(test_neighbours_of_both_families_share_the_table),
 		cmocka_unit_test(test_neighbours_resolve_their_nexthops_and_stop_at_the_limit),
 		cmocka_unit_test(test_nexthop_ids_are_reused),
 		cmocka_unit_test(test_a_nexthop_released_twice_is_freed_after_its_last_release),
