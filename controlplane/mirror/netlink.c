@@ -161,8 +161,8 @@ static void on_events(struct ev_handler *h, uint32_t events);
 int netlink_events_open(unsigned int rcvbuf, struct mnl_socket **s)
 {
 	/* RTNLGRP_NEXTHOP is group 32, the last a bind's mask reaches */
-	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH |
-			      1u << (RTNLGRP_NEXTHOP - 1);
+	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR |
+			      RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH | 1u << (RTNLGRP_NEXTHOP - 1);
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	int fd, v = rcvbuf, rc;
 
@@ -235,7 +235,8 @@ static int dump_tables(unsigned int helper_lcore)
 	int rc;
 
 	if ((rc = netlink_dump(RTM_GETLINK, AF_UNSPEC, apply_one, NULL)) < 0 ||
-	    (rc = netlink_dump(RTM_GETADDR, AF_INET, apply_one, NULL)) < 0)
+	    (rc = netlink_dump(RTM_GETADDR, AF_INET, apply_one, NULL)) < 0 ||
+	    (rc = netlink_dump(RTM_GETADDR, AF_INET6, apply_one, NULL)) < 0)
 		return rc;
 	/* nexthop objects before the routes that name them; a kernel without them says so */
 	rc = netlink_dump(RTM_GETNEXTHOP, AF_UNSPEC, apply_one, NULL);

@@ -51,7 +51,7 @@ unsigned int mirror_port_forget(unsigned int port)
 	const struct rib_neigh *n;
 	struct rib_addr a;
 
-	while (first_addr(port, &a) && rib_addr_del(port, a.ip, a.len) == 0)
+	while (first_addr(port, &a) && rib_addr_forget(&a) == 0)
 		;
 	while ((n = first_neigh(port)) != NULL && rib_neigh_forget(n) == 0)
 		;
@@ -174,6 +174,15 @@ static void apply_addr(const struct nl_msg *m, struct nl_stats *st)
 	if (port < 0)
 		return;
 	mirror_links_moved();
+	if (m->addr.family == AF_INET6) {
+		if (m->del)
+			rib_addr6_del(port, m->addr.ip6, m->addr.len);
+		else if (rib_addr6_add(port, m->addr.ip6, m->addr.len, m->addr.tentative) < 0 &&
+			 ++st->addrs_refused)
+			TERN_LOG_RATELIMITED(rib, WARNING, "address on %s not mirrored: the address table is full",
+					     dp.ports[port].name);
+		return;
+	}
 	if (m->del)
 		rib_addr_del(port, m->addr.ip, m->addr.len);
 	else if (rib_addr_add(port, m->addr.ip, m->addr.len) < 0 && ++st->addrs_refused)

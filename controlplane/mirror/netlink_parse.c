@@ -87,7 +87,8 @@ static int parse_link(const struct nlmsghdr *nlh, struct nl_link *l)
 	return 0;
 }
 
-static int parse_addr(const struct nlmsghdr *nlh, struct nl_addr *a, bool *ipv4)
+/* An IPv4 or IPv6 address; *mirrored false for another family's. */
+static int parse_addr(const struct nlmsghdr *nlh, struct nl_addr *a, bool *mirrored)
 {
 	const struct ifaddrmsg *ifa;
 	struct attrs t = { 0 };
@@ -95,14 +96,22 @@ static int parse_addr(const struct nlmsghdr *nlh, struct nl_addr *a, bool *ipv4)
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*ifa)))
 		return -EBADMSG;
 	ifa = mnl_nlmsg_get_payload(nlh);
-	*ipv4 = ifa->ifa_family == AF_INET;
-	if (!*ipv4)
+	*mirrored = ifa->ifa_family == AF_INET || ifa->ifa_family == AF_INET6;
+	if (!*mirrored)
 		return 0;
-	if (mnl_attr_parse(nlh, sizeof(*ifa), collect, &t) < 0 || ifa->ifa_prefixlen > 32)
+	if (mnl_attr_parse(nlh, sizeof(*ifa), collect, &t) < 0 ||
+	    ifa->ifa_prefixlen > (ifa->ifa_family == AF_INET6 ? 128 : 32))
 		return -EBADMSG;
 	memset(a, 0, sizeof(*a));
+	a->family = ifa->ifa_family;
 	a->ifindex = ifa->ifa_index;
 	a->len = ifa->ifa_prefixlen;
+	if (a->family == AF_INET6) {	/* IFA_ADDRESS is the address (IFA_LOCAL: a peer's link) */
+		a->tentative = ifa->ifa_flags & IFA_F_TENTATIVE;
+		if (t.tb[IFA_ADDRESS] == NULL)
+			return -EINVAL;
+		return get_ip6(t.tb[IFA_ADDRESS], a->ip6);
+	}
 	if (t.tb[IFA_LOCAL])
 		return get_ip4(t.tb[IFA_LOCAL], &a->ip);
 	if (t.tb[IFA_ADDRESS])
@@ -281,7 +290,7 @@ static int parse_nexthop(const struct nlmsghdr *nlh, struct nl_nexthop *n)
 
 int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 {
-	bool ipv4 = true;
+	bool ipv4 = true, mirrored = true;
 	int rc;
 
 	/* each kind's parser clears its own part (a route's paths only as far as it fills them) */
@@ -299,8 +308,8 @@ int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 	case RTM_NEWADDR:
 	case RTM_DELADDR:
 		out->del = nlh->nlmsg_type == RTM_DELADDR;
-		rc = parse_addr(nlh, &out->addr, &ipv4);
-		out->kind = ipv4 ? NL_ADDR : NL_IGNORED;
+		rc = parse_addr(nlh, &out->addr, &mirrored);
+		out->kind = mirrored ? NL_ADDR : NL_IGNORED;
 		return rc;
 	case RTM_NEWROUTE:
 	case RTM_DELROUTE:
@@ -311,8 +320,8 @@ int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 	case RTM_NEWNEIGH:
 	case RTM_DELNEIGH:
 		out->del = nlh->nlmsg_type == RTM_DELNEIGH;
-		rc = parse_neigh(nlh, &out->neigh, &ipv4);	/* or IPv6 */
-		out->kind = ipv4 ? NL_NEIGH : NL_IGNORED;
+		rc = parse_neigh(nlh, &out->neigh, &mirrored);
+		out->kind = mirrored ? NL_NEIGH : NL_IGNORED;
 		return rc;
 	case RTM_NEWNEXTHOP:
 	case RTM_DELNEXTHOP:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rtnetlink messages parsed and checked in one place before anything acts on
- * them: links, IPv4 addresses, IPv4 routes, neighbours of both families and nexthop objects. Pure functions: a
+ * them: links, addresses and neighbours of both families, IPv4 routes and nexthop objects. Pure functions: a
  * malformed message gets -EINVAL or -EBADMSG and changes nothing.
  */
 #ifndef TERN_NETLINK_PARSE_H
@@ -35,9 +35,12 @@ struct nl_link {
 };
 
 struct nl_addr {
+	uint8_t family;		/* AF_INET or AF_INET6 */
 	uint32_t ifindex;
-	uint32_t ip;		/* host order: IFA_LOCAL, else IFA_ADDRESS */
+	uint32_t ip;		/* AF_INET, host order: IFA_LOCAL, else IFA_ADDRESS */
+	uint8_t ip6[16];	/* AF_INET6: IFA_ADDRESS */
 	uint8_t len;
+	bool tentative;		/* AF_INET6: still in Duplicate Address Detection */
 };
 
 struct nl_path {

@@ -75,10 +75,14 @@ struct rib_route_info {
 	struct rib_nh_spec nh;
 };
 
+/* One of the router's addresses, of either family. */
 struct rib_addr {
 	uint16_t port;
-	uint32_t ip;		/* host order */
+	uint8_t family;		/* AF_INET or AF_INET6 */
+	uint32_t ip;		/* AF_INET: host order; 0 for AF_INET6 */
+	uint8_t ip6[16];	/* AF_INET6 */
 	uint8_t len;
+	bool tentative;		/* AF_INET6: in Duplicate Address Detection */
 	uint16_t gen;
 };
 
@@ -128,6 +132,12 @@ unsigned int rib_flush_port(uint16_t port);
 
 int rib_addr_add(uint16_t port, uint32_t ip, uint8_t len);
 int rib_addr_del(uint16_t port, uint32_t ip, uint8_t len);
+/* IPv6 addresses: a port's first global one is the source of its ICMPv6 errors; no route comes
+ * from them yet. */
+int rib_addr6_add(uint16_t port, const uint8_t ip6[16], uint8_t len, bool tentative);
+int rib_addr6_del(uint16_t port, const uint8_t ip6[16], uint8_t len);
+/* Removes a, of either family. */
+int rib_addr_forget(const struct rib_addr *a);
 int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent);
 int rib_neigh_del(uint16_t port, uint32_t ip);
 /* IPv6 neighbours (NDP), in the same table; no IPv6 route or nexthop resolves through them

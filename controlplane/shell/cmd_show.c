@@ -124,7 +124,7 @@ static void bond_render(struct render *r, unsigned int bond)
 }
 
 /* A member's state is its bond's; the others' is their kernel interface's. */
-static const char *admin_word(const struct dp_port *p)
+const char *cmd_admin_word(const struct dp_port *p)
 {
 	if (p->kind == DP_PORT_MEMBER)
 		return p->admin_up ? "up" : "administratively down";
@@ -140,7 +140,7 @@ static void iface_addresses(struct render *r, unsigned int port)
 
 	render_list_begin(r, "addresses");
 	for (k = 0; k < n; k++) {
-		if (a[k].port != port)
+		if (a[k].port != port || a[k].family != AF_INET)
 			continue;
 		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(a[k].ip), a[k].len);
 		render_str(r, NULL, "  Internet address %s\n", pfx);
@@ -160,7 +160,7 @@ static void iface_render(struct render *r, unsigned int i)
 	rates_port(i, &pr);
 	render_object_begin(r, NULL);
 	render_str(r, "name", "%s is ", row.p->name);
-	render_str(r, "admin", "%s", admin_word(row.p));
+	render_str(r, "admin", "%s", cmd_admin_word(row.p));
 	render_str(r, "link", ", link %s, ", row.link ? "up" : "down");
 	render_str(r, "driver", "driver %s ", dp_port_driver(row.p));
 	render_str(r, "device", "(%s)\n", row.p->dev);
@@ -265,7 +265,7 @@ static int interfaces_table(struct cmd_ctx *ctx, bool rates)
 				   RD(pr.tx_bps) });
 		else
 			render_row(&r, (union render_val[]){ RS(row.p->name),
-				   RS(admin_word(row.p)[0] == 'u' ? "up" : "down"), RS(row.link ? "up" : "down"),
+				   RS(cmd_admin_word(row.p)[0] == 'u' ? "up" : "down"), RS(row.link ? "up" : "down"),
 				   RU(row.p->mtu), RS(row.mac), RS(dp_port_driver(row.p)),
 				   RU(row.st.ipackets), RU(row.st.opackets) });
 	}
@@ -298,11 +298,11 @@ static int cmd_show_ip_interface_brief(struct cmd_ctx *ctx)
 		iface_row_get(i, &row);
 		snprintf(pfx, sizeof(pfx), "unassigned");
 		for (k = 0; k < n; k++)
-			if (a[k].port == i) {
+			if (a[k].port == i && a[k].family == AF_INET) {
 				snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(a[k].ip), a[k].len);
 				break;
 			}
-		render_row(&r, (union render_val[]){ RS(row.p->name), RS(pfx), RS(admin_word(row.p)),
+		render_row(&r, (union render_val[]){ RS(row.p->name), RS(pfx), RS(cmd_admin_word(row.p)),
 			   RS(row.link ? "up" : "down") });
 	}
 	render_table_end(&r);
@@ -526,8 +526,8 @@ static int cmd_show_netlink(struct cmd_ctx *ctx)
 	return 0;
 }
 
-/* The neighbours of one family (ARP's, NDP's), a line each. */
-static int show_neighbors(struct cmd_ctx *ctx, uint8_t family)
+/* The neighbours of one family (ARP's, NDP's), a line each (show ipv6 neighbors: cmd_ipv6.c). */
+int cmd_show_neighbors(struct cmd_ctx *ctx, uint8_t family)
 {
 	static const struct render_col cols4[] = {
 		{ "address", "Address", "%-16s", R_STR }, { "mac", "MAC", "%-18s", R_STR },
@@ -562,13 +562,10 @@ static int show_neighbors(struct cmd_ctx *ctx, uint8_t family)
 
 static int cmd_show_arp(struct cmd_ctx *ctx)
 {
-	return show_neighbors(ctx, AF_INET);
+	return cmd_show_neighbors(ctx, AF_INET);
 }
 
-static int cmd_show_ipv6_neighbors(struct cmd_ctx *ctx)
-{
-	return show_neighbors(ctx, AF_INET6);
-}
+
 
 const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show version", "Software version and uptime", cmd_show_version, 0 },
@@ -583,7 +580,6 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },
 	{ CMD_MODE_EXEC, "show ip neighbors", "Neighbour (ARP) table", cmd_show_arp, 0 },
 	{ CMD_MODE_EXEC, "show arp", "Neighbour (ARP) table", cmd_show_arp, 0 },
-	{ CMD_MODE_EXEC, "show ipv6 neighbors", "IPv6 neighbour (NDP) table", cmd_show_ipv6_neighbors, 0 },
 	{ CMD_MODE_EXEC, "clear counters [interface:IFNAME]", "Reset the counters of every interface, or of one", cmd_clear_counters, CMD_F_CONFIG },
 	{ 0 },
 };

@@ -87,6 +87,13 @@ extern const struct cmd_def cmd_workers_table[];
 extern const struct cmd_def cmd_resources_table[];
 extern const struct cmd_def cmd_users_table[];
 extern const struct cmd_def cmd_subif_table[];
+extern const struct cmd_def cmd_ipv6_table[];
+
+/* cmd_show.c's, shared with cmd_ipv6.c: an interface's administrative state in words, and the
+ * neighbour table of one family (AF_INET or AF_INET6). */
+struct dp_port;
+const char *cmd_admin_word(const struct dp_port *p);
+int cmd_show_neighbors(struct cmd_ctx *ctx, uint8_t family);
 
 /* Where capture writes its files ([capture] dir). */
 void cmd_tools_set_capture_dir(const char *dir);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include <linux/rtnetlink.h>
 
@@ -47,7 +48,7 @@ static void interface_section(struct outbuf *out, unsigned int i)
 		cmd_line(out, CMD_MODE_CONFIG_IF, "description",
 			 &(struct cmd_word){ "description", iface_description(i) }, 1);
 	for (a = 0; a < n && k < 64; a++)
-		if (all[a].port == i)
+		if (all[a].port == i && all[a].family == AF_INET)
 			mine[k++] = all[a];
 	/* cppcheck-suppress uninitvar ; the first k are set */
 	qsort(mine, k, sizeof(mine[0]), addr_cmp);

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include <sys/socket.h>
 
 #include "controlplane/mirror/netlink_parse.h"
 
@@ -16,7 +16,10 @@ static int check_one(const struct nlmsghdr *nlh, void *data)
 		return 0;
 	if (m.kind == NL_ROUTE && (m.route.nb_paths > NL_MAX_PATHS || m.route.len > 32))
 		__builtin_trap();
-	if (m.kind == NL_ADDR && m.addr.len > 32)
+	if (m.kind == NL_ADDR && (m.addr.family == AF_INET6 ? m.addr.len > 128 :
+				  m.addr.family != AF_INET || m.addr.len > 32))
+		__builtin_trap();
+	if (m.kind == NL_NEIGH && m.neigh.family != AF_INET && m.neigh.family != AF_INET6)
 		__builtin_trap();
 	if (m.kind == NL_NEXTHOP && (m.nexthop.nb_members > NL_MAX_PATHS || m.nexthop.id == 0))
 		__builtin_trap();

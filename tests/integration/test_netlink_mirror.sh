@@ -3,7 +3,7 @@
 # The kernel is the RIB: routes changed with ip (ECMP, replace, unreachable, prohibit, metrics,
 # append and prepend, a table named in the configuration) change how ternd forwards real
 # packets; a netlink overflow ends in a resync after which the FIB equals the kernel's tables;
-# the kernel's IPv6 neighbours are mirrored beside its ARP entries.
+# the kernel's IPv6 neighbours and addresses are mirrored beside its IPv4 ones.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin netlink-mirror
 two_hosts "$(printf '[netlink]\nrcvbuf = 4096\ntables = 100')"
@@ -155,4 +155,15 @@ wait_for "an NDP neighbour of the kernel's is mirrored" nd_has
 check_not "show ip neighbors lists only ARP's" sh -c "$TERN -s $T_SOCK -c 'show ip neighbors' | grep -q 2001:db8::5"
 ip -n "$R" -6 neigh del 2001:db8::5 dev dp0
 wait_for "its removal is mirrored" sh -c "! $TERN -s $T_SOCK -c 'show ipv6 neighbors' | grep -q 2001:db8::5"
+
+# the kernel's IPv6 addresses: a global one (no DAD) shown by show ipv6 interface brief beside the
+# TAP's link-local one, and not by the IPv4 views or the running configuration
+ip -n "$R" -6 addr add 2001:db8:1::1/64 dev dp0 nodad
+a6_has() { tern_cli --json -c "show ipv6 interface brief" | json_true 'any(i["name"] == "dp0" and "2001:db8:1::1/64" in i["addresses"] for i in j["interfaces"])'; }
+wait_for "an IPv6 address of the kernel's is mirrored" a6_has
+check "dp0's link-local address is listed too" sh -c "$TERN -s $T_SOCK -c 'show ipv6 interface brief' | grep '^dp0 ' | grep -q 'fe80::'"
+check_not "the running configuration has no IPv6 line yet" sh -c "$TERN -s $T_SOCK -c 'show running-config' | grep -q 2001:db8"
+check_not "show ip interface brief shows IPv4's alone" sh -c "$TERN -s $T_SOCK -c 'show ip interface brief' | grep -q 2001:db8"
+ip -n "$R" -6 addr del 2001:db8:1::1/64 dev dp0
+wait_for "its removal is mirrored" sh -c "! $TERN -s $T_SOCK -c 'show ipv6 interface brief' | grep -q 2001:db8:1::1"
 tern_test_end

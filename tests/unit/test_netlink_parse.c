@@ -212,6 +212,46 @@ static void test_neighbours_of_both_families(void **state)
 	assert_int_equal(m.kind, NL_IGNORED);
 }
 
+/* An RTM_NEWADDR of family fam, prefix length len, for addr (addr_len bytes) in IFA_ADDRESS. */
+static struct nlmsghdr *addr_msg(char *buf, uint8_t fam, uint8_t len, uint8_t flags,
+				 const void *addr, size_t addr_len)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifaddrmsg *ifa;
+
+	nlh->nlmsg_type = RTM_NEWADDR;
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = fam;
+	ifa->ifa_prefixlen = len;
+	ifa->ifa_flags = flags;
+	ifa->ifa_index = 3;
+	mnl_attr_put(nlh, IFA_ADDRESS, addr_len, addr);
+	return nlh;
+}
+
+/* IPv6 addresses are parsed with their length and whether DAD still runs; a length over 128
+ * or an address of IPv4's size is malformed. */
+static void test_ipv6_addresses(void **state)
+{
+	static const uint8_t a6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	char buf[512];
+	struct nl_msg m;
+
+	(void)state;
+	assert_int_equal(nl_parse(addr_msg(buf, AF_INET6, 64, IFA_F_TENTATIVE, a6, 16), &m), 0);
+	assert_int_equal(m.kind, NL_ADDR);
+	assert_int_equal(m.addr.family, AF_INET6);
+	assert_memory_equal(m.addr.ip6, a6, 16);
+	assert_int_equal(m.addr.len, 64);
+	assert_int_equal(m.addr.ifindex, 3);
+	assert_true(m.addr.tentative);
+	assert_int_equal(nl_parse(addr_msg(buf, AF_INET6, 128, 0, a6, 16), &m), 0);
+	assert_false(m.addr.tentative);
+	assert_int_equal(nl_parse(addr_msg(buf, AF_INET6, 129, 0, a6, 16), &m), -EBADMSG);
+	assert_int_equal(nl_parse(addr_msg(buf, AF_INET6, 64, 0, a6, 4), &m), -EINVAL);
+	assert_int_equal(nl_parse(addr_msg(buf, AF_INET, 33, 0, a6, 4), &m), -EBADMSG);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_nexthop_objects_parse),
 		cmocka_unit_test(test_a_route_names_its_nexthop_object),
 		cmocka_unit_test(test_neighbours_of_both_families),
+		cmocka_unit_test(test_ipv6_addresses),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

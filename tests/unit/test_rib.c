@@ -29,6 +29,7 @@
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/nexthop.h"
+#include "dataplane/icmp/icmp6.h"
 #include "dataplane/rcu.h"
 #include "tests/unit/heap_hog.h"
 
@@ -205,6 +206,32 @@ static void test_neighbours_of_both_families_share_the_table(void **state)
 	assert_int_equal(rib_neighs(&n), 0);
 	assert_int_equal(rib_route_get(0xc6120005u, 32, &ri), -ENOENT);
 	assert_int_equal(rib_commit(), 0);
+}
+
+/*
+ * IPv6 addresses beside IPv4's: a port's ICMPv6 errors come from its first global address out of
+ * Duplicate Address Detection (never a link-local one), and IPv4's connected subnets ignore
+ * them.
+ */
+static void test_ipv6_addresses_give_the_error_source(void **state)
+{
+	static const uint8_t none[16];
+	uint8_t ll[16] = { 0xfe, 0x80, [15] = 1 }, g[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 };
+	uint8_t src[16];
+
+	assert_int_equal(rib_addr6_add(0, ll, 64, false), 0);
+	assert_false(dp_port_ip6_get(0, src));	/* link-local: never the source */
+	assert_int_equal(rib_addr6_add(0, g, 64, true), 0);
+	assert_false(dp_port_ip6_get(0, src));	/* still in DAD */
+	assert_int_equal(rib_addr6_add(0, g, 64, false), 0);
+	assert_true(dp_port_ip6_get(0, src));
+	assert_memory_equal(src, g, 16);
+	assert_int_equal(rib_connected_port(0x20010db8u), -ENETUNREACH);
+	assert_int_equal(rib_addr6_del(0, g, 48), -ENOENT);	/* another length: another address */
+	assert_int_equal(rib_addr6_del(0, g, 64), 0);
+	assert_false(dp_port_ip6_get(0, src));
+	assert_memory_equal(dp_port_ip6[0].addr, none, 16);
+	assert_int_equal(rib_addr6_del(0, ll, 64), 0);
 }
 
 /* A nexthop's id is reused once no copy of the FIB names it (freed at the commit after the one
@@ -850,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_random_changes_follow_the_kernels_model),
 		cmocka_unit_test(test_the_kernels_flags_give_the_mode),
 		cmocka_unit_test(test_neighbours_of_both_families_share_the_table),
+		cmocka_unit_test(test_ipv6_addresses_give_the_error_source),
 		cmocka_unit_test(test_neighbours_resolve_their_nexthops_and_stop_at_the_limit),
 		cmocka_unit_test(test_nexthop_ids_are_reused),
 		cmocka_unit_test(test_a_nexthop_released_twice_is_freed_after_its_last_release),
