@@ -25,6 +25,11 @@ int arg_ipv4(const char *s, uint32_t *ip)
 	return 0;
 }
 
+int arg_ipv6(const char *s, uint8_t ip6[16])
+{
+	return inet_pton(AF_INET6, s, ip6) == 1 ? 0 : -EINVAL;
+}
+
 int arg_prefix(const char *s, uint32_t *base, uint8_t *len)
 {
 	char addr[INET_ADDRSTRLEN];

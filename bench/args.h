@@ -7,6 +7,8 @@
 
 /* A dotted-quad IPv4 address, returned in host order. */
 int arg_ipv4(const char *s, uint32_t *ip);
+/* An IPv6 address (any of its text forms), 16 bytes in network order. */
+int arg_ipv6(const char *s, uint8_t ip6[16]);
 /* A prefix A.B.C.D/L with no host bits set, base in host order. */
 int arg_prefix(const char *s, uint32_t *base, uint8_t *len);
 /* Decimal digits only (no sign, space or suffix), from min to max. */

@@ -18,7 +18,7 @@
 #define GEN_RX_DRAIN 8	/* bursts read from queue 0 a loop at most */
 /* The IPv4 and UDP headers after the link header: the stamp follows them. */
 #define L3_L4 (sizeof(struct rte_ipv4_hdr) + sizeof(struct rte_udp_hdr))
-#define HDRS (sizeof(struct rte_ether_hdr) + L3_L4)
+#define L3_L4_V6 (sizeof(struct rte_ipv6_hdr) + sizeof(struct rte_udp_hdr))
 
 unsigned int gen_l2_len(const struct gen_params *p)
 {
@@ -97,6 +97,8 @@ struct gen_state {
 	uint8_t templ[RTE_ETHER_MAX_LEN + RTE_VLAN_HLEN];
 	unsigned int len;
 	unsigned int l2;		/* link header: Ethernet, and a tag with --vlan */
+	unsigned int l3l4;		/* IPv4 or IPv6, and UDP */
+	uint32_t dst6_last;		/* IPv6: the last 32 bits of the first destination */
 	uint16_t flow_cksum[GEN_MAX_FLOWS];	/* IP checksum of each flow's header */
 	uint16_t flood_cksum;
 	unsigned int flood_acc;
@@ -123,6 +125,14 @@ static void gen_prepare(struct gen_state *g)
 	rte_eth_macaddr_get(g->p->tx_port, &g->src_mac);
 	g->len = gen_build_frame(g->p, &g->src_mac, 0, 0, 0, g->templ);
 	g->l2 = gen_l2_len(g->p);
+	g->l3l4 = g->p->ipv6 ? L3_L4_V6 : L3_L4;
+	if (g->p->ipv6) {	/* no header checksum to keep; a flow is its destination's last bits */
+		rte_be32_t last;
+
+		memcpy(&last, g->p->dst_ip6 + 12, 4);
+		g->dst6_last = rte_be_to_cpu_32(last);
+		return;
+	}
 	for (f = 0; f < g->p->flows; f++) {
 		uint8_t tmp[RTE_ETHER_MAX_LEN + RTE_VLAN_HLEN];
 		const struct rte_ipv4_hdr *ip;
@@ -153,14 +163,20 @@ static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
 		uint8_t *d = rte_pktmbuf_mtod(m[i], uint8_t *);
 		uint32_t flow = g->next_flow;
 		struct rte_ipv4_hdr *ip = (struct rte_ipv4_hdr *)(d + g->l2);
-		struct gen_stamp *st = (struct gen_stamp *)(d + g->l2 + L3_L4);
-		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(ip + 1);
+		struct gen_stamp *st = (struct gen_stamp *)(d + g->l2 + g->l3l4);
+		struct rte_udp_hdr *udp = (struct rte_udp_hdr *)(d + g->l2 + g->l3l4 - sizeof(*udp));
 
 		if (++g->next_flow == g->p->flows)
 			g->next_flow = 0;
-		rte_memcpy(d, g->templ, g->l2 + L3_L4 + sizeof(*st));
-		ip->dst_addr = rte_cpu_to_be_32(g->p->dst_ip + flow);
-		ip->hdr_checksum = g->flow_cksum[flow];
+		rte_memcpy(d, g->templ, g->l2 + g->l3l4 + sizeof(*st));
+		if (g->p->ipv6) {
+			rte_be32_t last = rte_cpu_to_be_32(g->dst6_last + flow);
+
+			memcpy(((struct rte_ipv6_hdr *)ip)->dst_addr + 12, &last, 4);
+		} else {
+			ip->dst_addr = rte_cpu_to_be_32(g->p->dst_ip + flow);
+			ip->hdr_checksum = g->flow_cksum[flow];
+		}
 		udp->src_port = rte_cpu_to_be_16(1024 + (flow & 0x3fff));
 		st->seq = g->seq++;
 		st->tsc = now;
@@ -200,7 +216,7 @@ static uint16_t gen_receive_queue(struct gen_state *g, uint16_t q, bool count)
 	for (i = 0; i < n; i++) {
 		const struct rte_ether_hdr *eth = rte_pktmbuf_mtod(m[i], const struct rte_ether_hdr *);
 		const struct gen_stamp *st;
-		unsigned int at = HDRS;
+		unsigned int at = sizeof(*eth) + g->l3l4;
 
 		/* the router may send it on tagged, or not, whatever it came with */
 		if (m[i]->data_len >= sizeof(*eth) && eth->ether_type == RTE_BE16(RTE_ETHER_TYPE_VLAN))
@@ -400,6 +416,8 @@ static int gen_begin(struct gen_state *g, const struct gen_params *p, struct rte
 	if (p->flows == 0 || p->flows > GEN_MAX_FLOWS || p->frame_size < 64 ||
 	    p->frame_size > RTE_ETHER_MAX_LEN)
 		return -EINVAL;
+	if (p->ipv6 && (p->frame_size < GEN_IPV6_MIN_FRAME || p->flood_share))
+		return -EINVAL;	/* no room for the stamp; no IPv6 flood */
 	memset(g, 0, sizeof(*g));
 	g->p = p;
 	g->mp = mp;

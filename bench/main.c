@@ -45,7 +45,10 @@ static void usage(FILE *f)
 		"  --dst-mac MAC     the router's MAC on the sending port\n"
 		"  --src-ip A.B.C.D  source address (198.18.0.2)\n"
 		"  --dst-ip A.B.C.D  first destination (198.19.0.1); --flows N destinations from there (1)\n"
-		"  --size BYTES      frame size with CRC, 64..1518 (64)\n"
+		"  --ipv6            IPv6/UDP frames instead; --src-ip and --dst-ip then take IPv6\n"
+		"                    addresses (2001:2::2 and 2001:2:0:1::1, RFC 5180's range), and\n"
+		"                    --size starts at 82 bytes, the smallest that carries the stamp\n"
+		"  --size BYTES      frame size with CRC, 64..1518 (64; 82 with --ipv6)\n"
 		"  --vlan ID         802.1Q-tag the frames with VLAN ID, 1..4094 (4 bytes more on the wire)\n"
 		"  --rate PPS|max    offered load (max)\n"
 		"  --duration S      trial length in seconds (5); --warmup S learning time (1)\n"
@@ -71,9 +74,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "json", no_argument, NULL, 'j' }, { "link-wait", required_argument, NULL, 'L' },
 		{ "queues", required_argument, NULL, 'Q' }, { "flood-ip", required_argument, NULL, 'F' },
 		{ "flood-share", required_argument, NULL, 'S' }, { "vlan", required_argument, NULL, 'V' },
-		{ "reconnect", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' }, { 0 },
+		{ "reconnect", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' },
+		{ "ipv6", no_argument, NULL, '6' }, { 0 },
 	};
-	bool have_mac = false;
+	const char *src_text = NULL, *dst_text = NULL;
+	bool have_mac = false, have_size = false;
 	unsigned long n;
 	int c;
 
@@ -102,11 +107,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 's':
 		case 'd':
+			*(c == 's' ? &src_text : &dst_text) = optarg;	/* read once the family is known */
+			break;
 		case 'F':
-			if (arg_ipv4(optarg, c == 's' ? &o->gen.src_ip : c == 'd' ? &o->gen.dst_ip :
-				     &o->gen.flood_ip) < 0)
+			if (arg_ipv4(optarg, &o->gen.flood_ip) < 0)
 				return fprintf(stderr, "tern-bench: '%s' is not an IPv4 address\n", optarg), -EINVAL;
 			break;
+		case '6': o->gen.ipv6 = true; break;
 		case 'f':
 			if (arg_count(optarg, 1, GEN_MAX_FLOWS, &n) < 0)
 				return fprintf(stderr, "tern-bench: --flows '%s': expected 1 to %d\n", optarg, GEN_MAX_FLOWS), -EINVAL;
@@ -116,6 +123,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (arg_count(optarg, 64, 1518, &n) < 0)
 				return fprintf(stderr, "tern-bench: --size '%s': expected 64 to 1518 bytes\n", optarg), -EINVAL;
 			o->gen.frame_size = n;
+			have_size = true;
 			break;
 		case 'r':
 			if (strcmp(optarg, "max") == 0)
@@ -163,6 +171,25 @@ static int parse_args(int argc, char **argv, struct options *o)
 		default: usage(stderr); return -EINVAL;
 		}
 	}
+	if (o->gen.ipv6) {
+		arg_ipv6("2001:2::2", o->gen.src_ip6);
+		arg_ipv6("2001:2:0:1::1", o->gen.dst_ip6);
+		if (!have_size)
+			o->gen.frame_size = GEN_IPV6_MIN_FRAME;
+		if (o->gen.frame_size < GEN_IPV6_MIN_FRAME)
+			return fprintf(stderr, "tern-bench: --size %u: an IPv6 frame that carries the stamp takes %d bytes at least\n",
+				       o->gen.frame_size, GEN_IPV6_MIN_FRAME), -EINVAL;
+		if (o->gen.flood_share)
+			return fprintf(stderr, "tern-bench: --flood-ip is IPv4's; not with --ipv6\n"), -EINVAL;
+	}
+	if (src_text && (o->gen.ipv6 ? arg_ipv6(src_text, o->gen.src_ip6) :
+				       arg_ipv4(src_text, &o->gen.src_ip)) < 0)
+		return fprintf(stderr, "tern-bench: --src-ip '%s' is not an %s address\n", src_text,
+			       o->gen.ipv6 ? "IPv6" : "IPv4"), -EINVAL;
+	if (dst_text && (o->gen.ipv6 ? arg_ipv6(dst_text, o->gen.dst_ip6) :
+				       arg_ipv4(dst_text, &o->gen.dst_ip)) < 0)
+		return fprintf(stderr, "tern-bench: --dst-ip '%s' is not an %s address\n", dst_text,
+			       o->gen.ipv6 ? "IPv6" : "IPv4"), -EINVAL;
 	if (o->nb_ports == 0 || !have_mac) {
 		fprintf(stderr, "tern-bench: --port and --dst-mac are required\n");
 		usage(stderr);
@@ -192,14 +219,15 @@ static void report(const struct options *o, const struct gen_result *r)
 	else
 		snprintf(rate, sizeof(rate), "max");
 	if (o->json) {
-		printf("{\"frame_size\": %u, \"flows\": %u, \"rate\": \"%s\", \"duration_s\": %.3f, "
+		printf("{\"family\": \"%s\", \"frame_size\": %u, \"flows\": %u, \"rate\": \"%s\", \"duration_s\": %.3f, "
 		       "\"tx_packets\": %lu, \"rx_packets\": %lu, \"tx_pps\": %.0f, \"rx_pps\": %.0f, "
 		       "\"loss_percent\": %.6f, \"reordered\": %lu, \"foreign\": %lu, "
 		       "\"flood_packets\": %lu, \"flood_pps\": %.0f, "
 		       "\"latency_ns\": {\"min\": %lu, \"avg\": %.0f, \"p50\": %lu, \"p99\": %lu, \"max\": %lu}, "
 		       "\"gap\": {\"start_unix\": %.6f, \"longest_s\": %.6f, \"from_s\": %.6f, \"to_s\": %.6f, "
 		       "\"link_down_s\": %.6f, \"link_up_s\": %.6f, \"port_restarts\": %u}}\n",
-		       o->gen.frame_size, o->gen.flows, rate, r->elapsed_s, r->tx, r->rx, r->tx_pps,
+		       o->gen.ipv6 ? "ipv6" : "ipv4", o->gen.frame_size, o->gen.flows, rate, r->elapsed_s,
+		       r->tx, r->rx, r->tx_pps,
 		       r->rx_pps, loss, r->reordered, r->foreign, r->flood_tx,
 		       r->flood_tx / r->elapsed_s, h->count ? h->min : 0, avg,
 		       hist_quantile(h, 0.5), hist_quantile(h, 0.99), h->max, r->gap.start_unix,
@@ -207,8 +235,8 @@ static void report(const struct options *o, const struct gen_result *r)
 		       r->gap.link_up_s, r->gap.port_restarts);
 		return;
 	}
-	printf("tern-bench gen: %u-byte frames, %u flow(s), rate %s, %.1f s\n", o->gen.frame_size,
-	       o->gen.flows, rate, r->elapsed_s);
+	printf("tern-bench gen: %u-byte %s frames, %u flow(s), rate %s, %.1f s\n", o->gen.frame_size,
+	       o->gen.ipv6 ? "IPv6" : "IPv4", o->gen.flows, rate, r->elapsed_s);
 	printf("  sent     %12lu packets  %8.3f Mpps\n", r->tx, r->tx_pps / 1e6);
 	if (r->flood_tx)
 		printf("  flood    %12lu packets  %8.3f Mpps to " IP4_FMT " (not counted above)\n",
