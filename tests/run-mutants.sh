@@ -38,6 +38,8 @@ mutant fib6-grace dataplane/fib/fib6.c 'if (!grace_pending)\n\t\treturn true;' \
 	'if (true)\n\t\treturn true;' test_fib6
 mutant fib6-replay dataplane/fib/fib6.c '\tdp_fib6_settle();\t/* the standby first gets what it lacks */' \
 	'' test_fib6
+mutant port-ip6-seqcount dataplane/icmp/icmp6.h \
+	'} while (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) != s);' '} while (0 && s);' test_port_ip6
 mutant rib-reclaim-settle controlplane/mirror/rib_fib.c '\tdp_fib_settle();\n\tt = rte_rdtsc();' \
 	'\tt = rte_rdtsc();' -
 # The reclaim's settle and the aside token each cover what the other does when a commit
