@@ -66,7 +66,6 @@ int fib6_candidates_cmd(int argc, char **argv)
 			"--log-level", "*:error", NULL };
 	bool huge = false;
 	uint8_t (*pfx)[16] = NULL, (*addrs)[16] = NULL, *lens = NULL;
-	uint32_t *nh_lpm = NULL;
 	uint64_t *nh_fib = NULL, state = 42, t0;
 	struct result lpm = { 0 }, fib = { 0 }, own = { 0 };
 	struct dp_fib6_op *ops = NULL;
@@ -102,11 +101,10 @@ int fib6_candidates_cmd(int argc, char **argv)
 	pfx = calloc(routes, 16);
 	lens = calloc(routes, 1);
 	addrs = calloc(lookups, 16);
-	nh_lpm = calloc(BULK, sizeof(*nh_lpm));
 	nh_fib = calloc(lookups, sizeof(*nh_fib));
 	nh_own = calloc(BULK, sizeof(*nh_own));
 	ops = calloc(routes, sizeof(*ops));
-	if (!pfx || !lens || !addrs || !nh_lpm || !nh_fib || !nh_own || !ops) {
+	if (!pfx || !lens || !addrs || !nh_fib || !nh_own || !ops) {
 		fprintf(stderr, "tern-bench fib6-candidates: out of memory\n");
 		goto out;
 	}
@@ -243,7 +241,6 @@ out:
 	free(pfx);
 	free(lens);
 	free(addrs);
-	free(nh_lpm);
 	free(nh_fib);
 	free(nh_own);
 	free(ops);

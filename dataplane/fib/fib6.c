@@ -194,12 +194,16 @@ static int lag_reserve(unsigned int more)
 	return 0;
 }
 
+/* Clears the bits of a past depth, a byte at a time. */
 static void mask(uint8_t *a, unsigned int depth)
 {
-	unsigned int b;
+	unsigned int b = depth / 8;
 
-	for (b = depth; b < 128; b++)
-		a[b / 8] &= ~(0x80 >> (b % 8));
+	if (b >= 16)
+		return;
+	if (depth % 8)
+		a[b++] &= 0xff << (8 - depth % 8);
+	memset(a + b, 0, 16 - b);
 }
 
 static struct route_key key_of(const uint8_t *prefix, unsigned int depth)
