@@ -154,6 +154,8 @@ ternd_conf() {	# EAL_MEM RX ROUTES
 		if [ -n "${TERND_RX_BURST:-}" ]; then echo "rx_burst = $TERND_RX_BURST"; fi
 		echo "[fib]"
 		echo "routes = $3"
+		echo "[fib6]"
+		echo "max_routes = ${TERND_FIB6_ROUTES:-16384}"
 		if [ "$TERND_ONE_CPU" = 1 ]; then printf '[exception]\nidle_sleep_max_ms = 8\n'; fi
 		echo "[api]"
 		echo "socket = $DIR/ternd.sock"

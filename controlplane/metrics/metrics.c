@@ -165,6 +165,7 @@ static void tables(struct outbuf *ob)
 	ob_printf(ob, "tern_netlink_malformed_total %lu\n", ns->malformed);
 	family(ob, "tern_netlink_refused", "counter", "Kernel entries not mirrored because a table was full");
 	ob_printf(ob, "tern_netlink_refused_total{table=\"routes\"} %lu\n", ns->routes_refused);
+	ob_printf(ob, "tern_netlink_refused_total{table=\"routes6\"} %lu\n", ns->routes6_refused);
 	ob_printf(ob, "tern_netlink_refused_total{table=\"neighbours\"} %lu\n", ns->neighs_refused);
 	ob_printf(ob, "tern_netlink_refused_total{table=\"addresses\"} %lu\n", ns->addrs_refused);
 	family(ob, "tern_netlink_resyncs", "counter", "Full resynchronisations with the kernel");

@@ -162,7 +162,8 @@ int netlink_events_open(unsigned int rcvbuf, struct mnl_socket **s)
 {
 	/* RTNLGRP_NEXTHOP is group 32, the last a bind's mask reaches */
 	unsigned int groups = RTMGRP_LINK | RTMGRP_IPV4_IFADDR | RTMGRP_IPV6_IFADDR |
-			      RTMGRP_IPV4_ROUTE | RTMGRP_NEIGH | 1u << (RTNLGRP_NEXTHOP - 1);
+			      RTMGRP_IPV4_ROUTE | RTMGRP_IPV6_ROUTE | RTMGRP_NEIGH |
+			      1u << (RTNLGRP_NEXTHOP - 1);
 	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
 	int fd, v = rcvbuf, rc;
 
@@ -245,6 +246,8 @@ static int dump_tables(unsigned int helper_lcore)
 	/* at start, the route dump ternd asked for before EAL (netlink_prefetch.c) */
 	rc = netlink_prefetch_started() ? netlink_prefetch_apply(apply_one, NULL) :
 		netlink_dump_ahead(RTM_GETROUTE, AF_INET, apply_one, NULL, helper_lcore);
+	if (rc == 0)
+		rc = netlink_dump_ahead(RTM_GETROUTE, AF_INET6, apply_one, NULL, helper_lcore);
 	if (rc < 0 || (rc = netlink_dump(RTM_GETNEIGH, AF_INET, apply_one, NULL)) < 0 ||
 	    (rc = netlink_dump(RTM_GETNEIGH, AF_INET6, apply_one, NULL)) < 0)
 		return rc;

@@ -25,6 +25,7 @@ struct nl_stats {
 	uint64_t malformed;
 	uint64_t routes_skipped;	/* not through a port, another table, unsupported type */
 	uint64_t routes_refused, neighs_refused, addrs_refused;	/* a table was full */
+	uint64_t routes6_refused;	/* IPv6 routes (routes_refused: IPv4's) */
 	uint64_t resyncs;
 	uint64_t overflows;		/* ENOBUFS: the kernel dropped messages for us */
 	uint64_t swept;			/* stale entries removed by resyncs */

@@ -190,6 +190,18 @@ static void apply_addr(const struct nl_msg *m, struct nl_stats *st)
 			 dp.ports[port].name);
 }
 
+/* A path's hop on port: its gateway of either family (an IPv4 route's may be IPv6's). */
+static struct rib_hop path_hop(const struct nl_path *p, int port)
+{
+	struct rib_hop h = { .port = port, .gw = p->gw };
+
+	if (p->gw_family == AF_INET6) {
+		h.family = AF_INET6;
+		memcpy(h.gw6, p->gw6, 16);
+	}
+	return h;
+}
+
 /* Builds the nexthop of a unicast route; -ENODEV when a hop is not on one of our ports. */
 static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
 {
@@ -202,8 +214,8 @@ static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
 
 		if (port < 0)
 			return -ENODEV;
-		s->type = r->paths[0].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED;
-		s->hop = (struct rib_hop){ port, r->paths[0].gw };
+		s->hop = path_hop(&r->paths[0], port);
+		s->type = rib_hop_has_gw(&s->hop) ? RIB_NH_GATEWAY : RIB_NH_CONNECTED;
 		return 0;
 	}
 	s->type = RIB_NH_GROUP;
@@ -215,7 +227,7 @@ static int unicast_nh(const struct nl_route *r, struct rib_nh_spec *s)
 			return -ENODEV;
 		/* a hop of weight w is w members: the flow hash spreads by weight */
 		for (w = 0; w < r->paths[i].weight && s->nb_members < RIB_GROUP_MAX; w++)
-			s->members[s->nb_members++] = (struct rib_hop){ port, r->paths[i].gw };
+			s->members[s->nb_members++] = path_hop(&r->paths[i], port);
 	}
 	return 0;
 }
@@ -236,9 +248,14 @@ int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 	memset(s, 0, offsetof(struct rib_nh_spec, members));	/* members: as far as filled */
 	if (rib_table_rank(r->table) < 0 || r->tos != 0)
 		return -ENOTSUP;
+	if (r->family == AF_INET6 && r->nh_id)
+		return -ENOTSUP;	/* IPv6 routes through kernel nexthop objects: not yet */
 	switch (r->type) {
 	case RTN_UNICAST: return r->nh_id ? nhobj_spec(r->nh_id, s) : unicast_nh(r, s);
-	case RTN_LOCAL: s->type = RIB_NH_LOCAL; return 0;
+	case RTN_LOCAL:
+	case RTN_ANYCAST:	/* IPv6's Subnet-Router anycast: the router's own, as local */
+		s->type = RIB_NH_LOCAL;
+		return 0;
 	case RTN_BROADCAST: return broadcast_nh(r, s);
 	case RTN_BLACKHOLE: s->type = RIB_NH_BLACKHOLE; return 0;
 	case RTN_UNREACHABLE: s->type = RIB_NH_UNREACHABLE; return 0;
@@ -266,32 +283,139 @@ static struct rib_route_attrs kernel_attrs(const struct nl_route *r)
 					 .metric = r->priority, .table = r->table };
 }
 
+/* The RIB's add and delete for the route's family. */
+static int route_add(const struct nl_route *r, const struct rib_route_attrs *a,
+		     const struct rib_nh_spec *s, enum rib_add_mode mode)
+{
+	if (r->family == AF_INET6)
+		return rib_route6_add(r->prefix6, r->len, a, s, mode);
+	return rib_route_add(r->prefix, r->len, a, s, mode);
+}
+
+static int route_del(const struct nl_route *r, const struct rib_nh_spec *s)
+{
+	if (r->family == AF_INET6)
+		return rib_route6_del(r->prefix6, r->len, r->table, r->priority, s);
+	return rib_route_del(r->prefix, r->len, r->table, r->priority, s);
+}
+
+static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
+{
+	return a->port == b->port && rib_hop_is_v6(a) == rib_hop_is_v6(b) &&
+	       (rib_hop_is_v6(a) ? memcmp(a->gw6, b->gw6, 16) == 0 : a->gw == b->gw);
+}
+
+/* s's hops: a group's members, else its one hop. */
+static unsigned int spec_hops(const struct rib_nh_spec *s, const struct rib_hop **h)
+{
+	*h = s->type == RIB_NH_GROUP ? s->members : &s->hop;
+	return s->type == RIB_NH_GROUP ? s->nb_members : 1;
+}
+
+static bool hop_in(const struct rib_hop *h, const struct rib_nh_spec *s)
+{
+	const struct rib_hop *hs;
+	unsigned int n = spec_hops(s, &hs), i;
+
+	for (i = 0; i < n; i++)
+		if (same_hop(h, &hs[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The kernel keeps the IPv6 gateway routes of one prefix, table and metric as one ECMP route
+ * (siblings): an append brings the whole set in one message, and a deletion may name one hop
+ * of it. The RIB's route of those siblings, if r's prefix, table and metric have one.
+ */
+static bool siblings_of(const struct nl_route *r, struct rib_route_info *cur)
+{
+	return r->family == AF_INET6 && r->nh_id == 0 && r->type == RTN_UNICAST &&
+	       rib_route6_find(r->prefix6, r->len, r->table, r->priority, cur) == 0 &&
+	       cur->nh.knh == 0 && (cur->nh.type == RIB_NH_GROUP || cur->nh.type == RIB_NH_GATEWAY);
+}
+
+/* An IPv6 deletion naming hops of an ECMP route: those hops leave it, and the route goes with
+ * its last. false when r names no hop of such a route (a plain deletion then). */
+static bool siblings_del(const struct nl_route *r, const struct rib_nh_spec *s)
+{
+	struct rib_route_info cur;
+	struct rib_nh_spec rest = { .type = RIB_NH_GROUP };
+	const struct rib_hop *h;
+	struct rib_route_attrs a = kernel_attrs(r);
+	unsigned int n, i;
+
+	if (!siblings_of(r, &cur))
+		return false;
+	n = spec_hops(&cur.nh, &h);
+	for (i = 0; i < n; i++)
+		if (!hop_in(&h[i], s))
+			rest.members[rest.nb_members++] = h[i];
+	if (rest.nb_members == n)
+		return false;	/* none of its hops */
+	a.kproto = cur.attrs.kproto;
+	route_del(r, &cur.nh);
+	if (rest.nb_members == 1) {
+		rest.type = RIB_NH_GATEWAY;
+		rest.hop = rest.members[0];
+	}
+	if (rest.nb_members > 0)
+		route_add(r, &a, &rest, RIB_ADD_APPEND);
+	return true;
+}
+
+/* An IPv6 append of several hops is the siblings' whole set: the route of those it had goes. */
+static void siblings_grow(const struct nl_msg *m, const struct rib_nh_spec *s)
+{
+	struct rib_route_info cur;
+	const struct rib_hop *h;
+	unsigned int n, i;
+
+	if (!(m->flags & NLM_F_APPEND) || s->type != RIB_NH_GROUP || !siblings_of(&m->route, &cur))
+		return;
+	n = spec_hops(&cur.nh, &h);
+	for (i = 0; i < n && hop_in(&h[i], s); i++)
+		;
+	if (i == n)
+		route_del(&m->route, &cur.nh);
+}
+
+static const char *prefix_text(const struct nl_route *r, char *buf, size_t len)
+{
+	uint32_t be = htonl(r->prefix);
+
+	return inet_ntop(r->family, r->family == AF_INET6 ? (const void *)r->prefix6 : &be, buf, len);
+}
+
 static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 {
 	const struct nl_route *r = &m->route;
 	struct rib_route_attrs a = kernel_attrs(r);
+	char text[INET6_ADDRSTRLEN];
 	struct rib_nh_spec s;
 	int rc;
 
-	nhobj_route_track(r, m->del);
+	if (r->family == AF_INET)
+		nhobj_route_track(r, m->del);
 	rc = mirror_route_nh(r, &s);
 	if (m->del) {
 		/* the kernel names the route it removed: one of several of that table and metric
 		 * (through an object, which may have changed since, the one there is) */
 		if (r->nh_id)
-			rib_route_del(r->prefix, r->len, r->table, r->priority, NULL);
-		else if (rc == 0)
-			rib_route_del(r->prefix, r->len, r->table, r->priority, &s);
+			route_del(r, NULL);
+		else if (rc == 0 && !siblings_del(r, &s))
+			route_del(r, &s);
 		return;
 	}
 	if (rc < 0) {
 		st->routes_skipped++;
 		return;
 	}
-	rc = rib_route_add(r->prefix, r->len, &a, &s, mirror_add_mode(m->flags));
-	if (rc < 0 && ++st->routes_refused)
-		TERN_LOG_RATELIMITED(rib, WARNING, "cannot mirror route " IP4_FMT "/%u: %s",
-				     IP4_ARGS(r->prefix), r->len, strerror(-rc));
+	siblings_grow(m, &s);
+	rc = route_add(r, &a, &s, mirror_add_mode(m->flags));
+	if (rc < 0 && ++*(r->family == AF_INET6 ? &st->routes6_refused : &st->routes_refused))
+		TERN_LOG_RATELIMITED(rib, WARNING, "cannot mirror route %s/%u: %s",
+				     prefix_text(r, text, sizeof(text)), r->len, strerror(-rc));
 }
 
 /* The route again as the kernel has it (its object resolved anew), or gone when it cannot be. */
@@ -366,9 +490,14 @@ void mirror_prepare(const struct nl_msg *m, unsigned int n)
 			TERN_LOG(rib, DEBUG, "netlink: %s %s", m[i].del ? "del" : "new",
 				 m[i].kind == NL_LINK ? "link" : m[i].kind == NL_ADDR ? "address" :
 				 m[i].kind == NL_ROUTE ? "route" : m[i].kind == NL_NEIGH ? "neighbour" : "other");
-	for (i = 0; i < n; i++)
-		if (m[i].kind == NL_ROUTE)
+	for (i = 0; i < n; i++) {
+		if (m[i].kind != NL_ROUTE)
+			continue;
+		if (m[i].route.family == AF_INET6)
+			rib_route6_prefetch(m[i].route.prefix6, m[i].route.len);
+		else
 			rib_route_prefetch(m[i].route.prefix, m[i].route.len);
+	}
 }
 
 void mirror_apply(const struct nl_msg *m, struct nl_stats *st)

@@ -119,6 +119,36 @@ static int parse_addr(const struct nlmsghdr *nlh, struct nl_addr *a, bool *mirro
 	return -EINVAL;
 }
 
+/* A hop's gateway: RTA_GATEWAY of the route's family, or RTA_VIA (struct rtvia: a family and
+ * an address) of either, which is how an IPv4 route names an IPv6 gateway (RFC 8950). */
+static int parse_gateway(const struct nlattr *a, uint8_t family, struct nl_path *p)
+{
+	if (mnl_attr_get_type(a) == RTA_VIA) {
+		const struct rtvia *via = mnl_attr_get_payload(a);
+		size_t len = mnl_attr_get_payload_len(a);
+
+		if (len < sizeof(*via))
+			return -EINVAL;
+		len -= sizeof(*via);
+		if (via->rtvia_family == AF_INET6 && len == 16) {
+			memcpy(p->gw6, via->rtvia_addr, 16);
+			p->gw_family = AF_INET6;
+			return 0;
+		}
+		if (via->rtvia_family == AF_INET && len == 4) {
+			memcpy(&p->gw, via->rtvia_addr, 4);
+			p->gw = ntohl(p->gw);
+			return 0;
+		}
+		return -EINVAL;
+	}
+	if (family == AF_INET6) {
+		p->gw_family = AF_INET6;
+		return get_ip6(a, p->gw6);
+	}
+	return get_ip4(a, &p->gw);
+}
+
 static int parse_multipath(const struct nlattr *mp, struct nl_route *r)
 {
 	const struct rtnexthop *nh = mnl_attr_get_payload(mp);
@@ -132,9 +162,9 @@ static int parse_multipath(const struct nlattr *mp, struct nl_route *r)
 		if (r->nb_paths == NL_MAX_PATHS)
 			return -E2BIG;
 		p = &r->paths[r->nb_paths++];
+		memset(p, 0, sizeof(*p));
 		p->ifindex = nh->rtnh_ifindex;
 		p->weight = nh->rtnh_hops + 1;
-		p->gw = 0;
 		if (nh->rtnh_len > RTNH_LENGTH(0)) {
 			/* the hop's own attributes follow it */
 			const void *payload = RTNH_DATA(nh);
@@ -142,7 +172,9 @@ static int parse_multipath(const struct nlattr *mp, struct nl_route *r)
 			const struct nlattr *attr;	/* the name libmnl's macro uses */
 
 			mnl_attr_for_each_payload(payload, plen) {
-				if (mnl_attr_get_type(attr) == RTA_GATEWAY && get_ip4(attr, &p->gw) < 0)
+				if ((mnl_attr_get_type(attr) == RTA_GATEWAY ||
+				     mnl_attr_get_type(attr) == RTA_VIA) &&
+				    parse_gateway(attr, r->family, p) < 0)
 					return -EINVAL;
 			}
 		}
@@ -158,7 +190,7 @@ static int parse_multipath(const struct nlattr *mp, struct nl_route *r)
  * clearing that table and calling back for each attribute was a third of a
  * route's parse (bench/mirror_scale.sh).
  */
-static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv4)
+static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *mirrored)
 {
 	const struct nlattr *attr, *table = NULL, *dst = NULL, *prio = NULL, *nh_id = NULL;
 	const struct nlattr *mp = NULL, *oif = NULL, *gw = NULL;
@@ -168,10 +200,10 @@ static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv
 	if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(*rtm)))
 		return -EBADMSG;
 	rtm = mnl_nlmsg_get_payload(nlh);
-	*ipv4 = rtm->rtm_family == AF_INET;
-	if (!*ipv4)
+	*mirrored = rtm->rtm_family == AF_INET || rtm->rtm_family == AF_INET6;
+	if (!*mirrored)
 		return 0;
-	if (rtm->rtm_dst_len > 32)
+	if (rtm->rtm_dst_len > (rtm->rtm_family == AF_INET6 ? 128 : 32))
 		return -EBADMSG;
 	/* the last of a type counts; types we do not know are skipped, as the kernel's newer
 	 * ones must be */
@@ -183,10 +215,12 @@ static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv
 		case RTA_NH_ID: nh_id = attr; break;
 		case RTA_MULTIPATH: mp = attr; break;
 		case RTA_OIF: oif = attr; break;
-		case RTA_GATEWAY: gw = attr; break;
+		case RTA_GATEWAY:
+		case RTA_VIA: gw = attr; break;
 		}
 	}
 	memset(r, 0, offsetof(struct nl_route, paths));	/* paths: up to nb_paths written below */
+	r->family = rtm->rtm_family;
 	r->table = rtm->rtm_table;
 	r->len = rtm->rtm_dst_len;
 	r->type = rtm->rtm_type;
@@ -194,7 +228,7 @@ static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv
 	r->tos = rtm->rtm_tos;
 	if (table && get_u32(table, &r->table) < 0)
 		return -EINVAL;
-	if (dst && get_ip4(dst, &r->prefix) < 0)
+	if (dst && (r->family == AF_INET6 ? get_ip6(dst, r->prefix6) : get_ip4(dst, &r->prefix)) < 0)
 		return -EINVAL;
 	if (prio && get_u32(prio, &r->priority) < 0)
 		return -EINVAL;
@@ -208,7 +242,7 @@ static int parse_route(const struct nlmsghdr *nlh, struct nl_route *r, bool *ipv
 		*p = (struct nl_path){ .weight = 1 };
 		if (oif && (rc = get_u32(oif, &p->ifindex)) < 0)
 			return rc;
-		if (gw && (rc = get_ip4(gw, &p->gw)) < 0)
+		if (gw && (rc = parse_gateway(gw, r->family, p)) < 0)
 			return rc;
 	}
 	return 0;
@@ -290,7 +324,7 @@ static int parse_nexthop(const struct nlmsghdr *nlh, struct nl_nexthop *n)
 
 int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 {
-	bool ipv4 = true, mirrored = true;
+	bool mirrored = true;
 	int rc;
 
 	/* each kind's parser clears its own part (a route's paths only as far as it fills them) */
@@ -314,8 +348,8 @@ int nl_parse(const struct nlmsghdr *nlh, struct nl_msg *out)
 	case RTM_NEWROUTE:
 	case RTM_DELROUTE:
 		out->del = nlh->nlmsg_type == RTM_DELROUTE;
-		rc = parse_route(nlh, &out->route, &ipv4);
-		out->kind = ipv4 ? NL_ROUTE : NL_IGNORED;
+		rc = parse_route(nlh, &out->route, &mirrored);
+		out->kind = mirrored ? NL_ROUTE : NL_IGNORED;
 		return rc;
 	case RTM_NEWNEIGH:
 	case RTM_DELNEIGH:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * rtnetlink messages parsed and checked in one place before anything acts on
- * them: links, addresses and neighbours of both families, IPv4 routes and nexthop objects. Pure functions: a
+ * them: links, addresses, routes and neighbours of both families, and nexthop objects. Pure functions: a
  * malformed message gets -EINVAL or -EBADMSG and changes nothing.
  */
 #ifndef TERN_NETLINK_PARSE_H
@@ -45,13 +45,18 @@ struct nl_addr {
 
 struct nl_path {
 	uint32_t ifindex;
-	uint32_t gw;		/* host order, 0 when directly connected */
+	uint32_t gw;		/* IPv4 gateway, host order; 0 (and gw6 ::) when directly connected */
+	uint8_t gw6[16];	/* IPv6 gateway (gw_family AF_INET6): an IPv6 route's, or an IPv4
+				 * route's through RTA_VIA (RFC 8950) */
+	uint8_t gw_family;	/* AF_INET6 for gw6, else 0 */
 	uint8_t weight;		/* rtnh_hops + 1 */
 };
 
 struct nl_route {
+	uint8_t family;		/* AF_INET or AF_INET6 */
 	uint32_t table;
-	uint32_t prefix;	/* host order */
+	uint32_t prefix;	/* AF_INET: host order */
+	uint8_t prefix6[16];	/* AF_INET6 */
 	uint8_t len;
 	uint8_t type;		/* RTN_UNICAST, RTN_LOCAL, RTN_BROADCAST, RTN_BLACKHOLE, ... */
 	uint8_t protocol;	/* RTPROT_KERNEL, RTPROT_STATIC, RTPROT_BIRD, ... */

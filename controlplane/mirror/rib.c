@@ -19,7 +19,7 @@ uint16_t rib_gen;
 void rib_limits(struct rib_counts *l)
 {
 	memset(l, 0, sizeof(*l));
-	rib_route_limits(l);
+	rib_route_limits(AF_INET, l);
 	l->nexthops = DP_NH_MAX - 1;
 	l->neighbours = rib_neigh_max();
 	l->addresses = RIB_MAX_ADDRS;
@@ -37,6 +37,17 @@ int rib_init(unsigned int max_routes, unsigned int max_neighbours)
 		rc = rib_fib_init();
 	if (rc == 0)
 		rc = rib_unplaced_init(max_routes);
+	return rc < 0 ? -ENOMEM : 0;
+}
+
+int rib_init6(unsigned int max_routes6)
+{
+	struct rib_counts l;
+	int rc = rib_routes6_init(max_routes6);
+
+	rib_route_limits(AF_INET, &l);
+	if (rc == 0)
+		rc = rib_unplaced_init(l.routes[RIB_SRC_KERNEL] + max_routes6);
 	return rc < 0 ? -ENOMEM : 0;
 }
 
@@ -71,13 +82,25 @@ unsigned int rib_sweep(void)
 	return swept;
 }
 
+void rib_counts6(struct rib_counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	rib_route_counts(AF_INET6, c);
+}
+
+void rib_limits6(struct rib_counts *l)
+{
+	memset(l, 0, sizeof(*l));
+	rib_route_limits(AF_INET6, l);
+}
+
 void rib_counts(struct rib_counts *c)
 {
 	const struct rib_neigh *n;
 	const struct rib_addr *a;
 
 	memset(c, 0, sizeof(*c));
-	rib_route_counts(c);
+	rib_route_counts(AF_INET, c);
 	c->nexthops = rib_nh_count();
 	c->neighbours = rib_neighs(&n);
 	c->addresses = rib_addrs(&a);
@@ -86,7 +109,7 @@ void rib_counts(struct rib_counts *c)
 int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent)
 {
 	struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
-	struct rib_nh_spec s = { .type = RIB_NH_GATEWAY, .hop = { port, ip } };
+	struct rib_nh_spec s = { .type = RIB_NH_GATEWAY, .hop = { .port = port, .gw = ip } };
 	struct rib_neigh key = rib_neigh_key4(port, ip);
 	int rc = rib_neigh_store(&key, mac, permanent);
 
@@ -110,20 +133,40 @@ int rib_neigh_del(uint16_t port, uint32_t ip)
 	return rib_nh_refresh(port, ip);
 }
 
+/* Link-local neighbours (fe80::/10) are gateways on their link alone: no host route of the
+ * one FIB can name them, since each link has its own. */
+static bool link_local(const uint8_t ip6[16])
+{
+	return ip6[0] == 0xfe && (ip6[1] & 0xc0) == 0x80;
+}
+
 int rib_neigh6_set(uint16_t port, const uint8_t ip6[16], const struct rte_ether_addr *mac,
 		   bool permanent)
 {
+	struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
+	struct rib_nh_spec s = { .type = RIB_NH_GATEWAY, .hop = { .port = port, .family = AF_INET6 } };
 	struct rib_neigh key = rib_neigh_key6(port, ip6);
 	int rc = rib_neigh_store(&key, mac, permanent);
 
-	return rc < 0 ? rc : 0;
+	if (rc <= 0)
+		return rc;	/* refused, or known with that MAC */
+	rc = rib_nh_refresh6(port, ip6);
+	if (rc < 0 || link_local(ip6))
+		return rc;
+	memcpy(s.hop.gw6, ip6, 16);
+	rc = rib_route6_add(ip6, 128, &adj, &s, RIB_ADD_REPLACE);
+	return rc == -EEXIST || rc == -ENOSPC ? 0 : rc;
 }
 
 int rib_neigh6_del(uint16_t port, const uint8_t ip6[16])
 {
 	struct rib_neigh key = rib_neigh_key6(port, ip6);
+	int rc = rib_neigh_remove(&key);
 
-	return rib_neigh_remove(&key);
+	if (rc < 0)
+		return rc;
+	rib_adjacency6_del(ip6);
+	return rib_nh_refresh6(port, ip6);
 }
 
 int rib_neigh_forget(const struct rib_neigh *n)

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/socket.h>
 
 #include <rte_ether.h>
 
@@ -38,10 +40,30 @@ static inline bool rib_nh_on_port(enum rib_nh_type type)
 	return type == RIB_NH_GATEWAY || type == RIB_NH_CONNECTED || type == RIB_NH_BROADCAST;
 }
 
+/* A hop: a port, and the gateway on it (none: connected). An IPv4 route may have an IPv6
+ * gateway (RFC 8950), resolved through the IPv6 neighbour; a link-local one is only
+ * meaningful with its port, which is always part of the hop. */
 struct rib_hop {
 	uint16_t port;
-	uint32_t gw;		/* host order; 0: connected */
+	union {
+		uint32_t gw;		/* IPv4, host order; 0: connected */
+		uint8_t gw6[16];	/* IPv6 (family AF_INET6) */
+	};
+	uint8_t family;		/* the gateway's: AF_INET6, else IPv4 */
 };
+
+static inline bool rib_hop_is_v6(const struct rib_hop *h)
+{
+	return h->family == AF_INET6;
+}
+
+/* Whether the hop names a gateway (else it is a connected hop). */
+static inline bool rib_hop_has_gw(const struct rib_hop *h)
+{
+	static const uint8_t zero[16];
+
+	return rib_hop_is_v6(h) ? memcmp(h->gw6, zero, 16) != 0 : h->gw != 0;
+}
 
 struct rib_nh_spec {
 	enum rib_nh_type type;
@@ -66,7 +88,9 @@ enum rib_add_mode {
 };
 
 struct rib_route_info {
-	uint32_t prefix;	/* host order */
+	uint8_t family;		/* AF_INET or AF_INET6 */
+	uint32_t prefix;	/* AF_INET: host order */
+	uint8_t prefix6[16];	/* AF_INET6 */
 	uint8_t len;
 	struct rib_route_attrs attrs;
 	uint32_t nh_id;
@@ -99,6 +123,9 @@ struct rib_neigh {
 };
 
 int rib_init(unsigned int max_routes, unsigned int max_neighbours);
+/* The IPv6 route table, for max_routes routes (after rib_init); without it IPv6 routes are
+ * refused, and IPv6 neighbours give no host routes. */
+int rib_init6(unsigned int max_routes);
 void rib_fini(void);
 
 /*
@@ -117,9 +144,15 @@ int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
  * nh is NULL); the best route waiting takes its place. */
 int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
 		  const struct rib_nh_spec *nh);
+/* IPv6 routes, as their IPv4 twins above; the same nexthops, of either family's gateways. */
+int rib_route6_add(const uint8_t prefix[16], uint8_t len, const struct rib_route_attrs *a,
+		   const struct rib_nh_spec *nh, enum rib_add_mode mode);
+int rib_route6_del(const uint8_t prefix[16], uint8_t len, uint32_t table, uint32_t metric,
+		   const struct rib_nh_spec *nh);
 int rib_commit(void);
 /* Brings the record of a route about to change into the cache. */
 void rib_route_prefetch(uint32_t prefix, uint8_t len);
+void rib_route6_prefetch(const uint8_t prefix[16], uint8_t len);
 /*
  * A bulk load (the kernel's tables at start): commits until rib_publish go to
  * the FIB's standby copy alone, and rib_publish shows them all at once; the
@@ -132,16 +165,16 @@ unsigned int rib_flush_port(uint16_t port);
 
 int rib_addr_add(uint16_t port, uint32_t ip, uint8_t len);
 int rib_addr_del(uint16_t port, uint32_t ip, uint8_t len);
-/* IPv6 addresses: a port's first global one is the source of its ICMPv6 errors; no route comes
- * from them yet. */
+/* IPv6 addresses: a port's first global one is the source of its ICMPv6 errors (their routes
+ * come from the kernel's local table). */
 int rib_addr6_add(uint16_t port, const uint8_t ip6[16], uint8_t len, bool tentative);
 int rib_addr6_del(uint16_t port, const uint8_t ip6[16], uint8_t len);
 /* Removes a, of either family. */
 int rib_addr_forget(const struct rib_addr *a);
 int rib_neigh_set(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac, bool permanent);
 int rib_neigh_del(uint16_t port, uint32_t ip);
-/* IPv6 neighbours (NDP), in the same table; no IPv6 route or nexthop resolves through them
- * yet. */
+/* IPv6 neighbours (NDP), in the same table: the nexthops through them of either family's
+ * routes resolve, and a global one gets its /128 adjacency. */
 int rib_neigh6_set(uint16_t port, const uint8_t ip6[16], const struct rte_ether_addr *mac,
 		   bool permanent);
 int rib_neigh6_del(uint16_t port, const uint8_t ip6[16]);
@@ -165,12 +198,17 @@ int rib_connected_port(uint32_t ip);
 /* The longest route in use that the FIB holds for ip (what forwards it), or -ENETUNREACH. */
 int rib_route_lookup(uint32_t ip, struct rib_route_info *out);
 int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out);
+int rib_route6_lookup(const uint8_t ip6[16], struct rib_route_info *out);
+int rib_route6_get(const uint8_t prefix[16], uint8_t len, struct rib_route_info *out);
 /* The kernel route of that table and metric (the one in use, or the first waiting). */
 int rib_route_find(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
 		   struct rib_route_info *out);
-/* The routes in use, and with waiting those aside too, in prefix order, then table and
- * metric (a sorted copy; free() it). */
-int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting);
+int rib_route6_find(const uint8_t prefix[16], uint8_t len, uint32_t table, uint32_t metric,
+		    struct rib_route_info *out);
+/* The routes of family in use, and with waiting those aside too, in prefix order, then table
+ * and metric (a sorted copy; free() it). */
+int rib_routes_sorted(uint8_t family, struct rib_route_info **out, unsigned int *n,
+		      bool waiting);
 unsigned int rib_addrs(const struct rib_addr **out);
 unsigned int rib_neighs(const struct rib_neigh **out);
 
@@ -183,15 +221,21 @@ struct rib_counts {
 	unsigned int neighbours;
 	unsigned int addresses;
 };
+/* IPv4's routes, and the nexthops, neighbours and addresses of both families. */
 void rib_counts(struct rib_counts *c);
+/* IPv6's routes alone (routes, alternates, unplaced, by_type). */
+void rib_counts6(struct rib_counts *c);
 /* Routes of every source, without rib_counts' walk over them all. */
 unsigned int rib_route_total(void);
 /* Each table's capacity, in the same shape (routes[RIB_SRC_KERNEL]: all routes). */
 void rib_limits(struct rib_counts *l);
+void rib_limits6(struct rib_counts *l);
 
 const char *rib_kproto_name(uint8_t kproto);
 const char *rib_nh_type_name(enum rib_nh_type t);
 void rib_nh_describe(const struct rib_nh_spec *nh, char *buf, size_t len);
+/* A hop's gateway as text, of either family ("" when it has none). */
+int rib_hop_gw_text(const struct rib_hop *h, char *buf, size_t len);
 
 /* TSC cycles spent clearing the nexthops FIB batches left unused (rib_fib.c). */
 uint64_t rib_reclaim_cycles(void);

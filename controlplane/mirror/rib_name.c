@@ -2,6 +2,7 @@
 /* Names for the shell: routing protocols, nexthop types, and a nexthop as `ip route` says it. */
 
 #include <linux/rtnetlink.h>
+#include <arpa/inet.h>
 #include <stdio.h>
 
 #include "controlplane/mirror/rib.h"
@@ -35,13 +36,26 @@ const char *rib_nh_type_name(enum rib_nh_type t)
 	return t <= RIB_NH_GROUP ? names[t] : "?";
 }
 
+int rib_hop_gw_text(const struct rib_hop *h, char *buf, size_t len)
+{
+	char text[INET6_ADDRSTRLEN];
+	uint32_t be = htonl(h->gw);
+
+	if (!rib_hop_has_gw(h))
+		return snprintf(buf, len, "%s", "");
+	return snprintf(buf, len, "%s", rib_hop_is_v6(h) ?
+			inet_ntop(AF_INET6, h->gw6, text, sizeof(text)) :
+			inet_ntop(AF_INET, &be, text, sizeof(text)));
+}
+
 static int hop_describe(const struct rib_hop *h, char *buf, size_t len)
 {
-	uint32_t g = h->gw;
+	char gw[INET6_ADDRSTRLEN];
 
-	if (g == 0)
+	if (!rib_hop_has_gw(h))
 		return snprintf(buf, len, "dev %s", dp.ports[h->port].name);
-	return snprintf(buf, len, "via " IP4_FMT " dev %s", IP4_ARGS(g), dp.ports[h->port].name);
+	rib_hop_gw_text(h, gw, sizeof(gw));
+	return snprintf(buf, len, "via %s dev %s", gw, dp.ports[h->port].name);
 }
 
 void rib_nh_describe(const struct rib_nh_spec *nh, char *buf, size_t len)

@@ -103,6 +103,14 @@ const struct rib_neigh *rib_neigh_find(uint16_t port, uint32_t ip)
 	return pos < 0 ? NULL : &neighs[pos];
 }
 
+const struct rib_neigh *rib_neigh6_find(uint16_t port, const uint8_t ip6[16])
+{
+	struct rib_neigh key = rib_neigh_key6(port, ip6);
+	int pos = neigh_pos(&key);
+
+	return pos < 0 ? NULL : &neighs[pos];
+}
+
 int rib_neigh_store(const struct rib_neigh *key, const struct rte_ether_addr *mac, bool permanent)
 {
 	int pos = neigh_pos(key), rc;
@@ -135,6 +143,19 @@ int rib_neigh_port(uint32_t ip)
 
 	DP_FOREACH_IFACE(p) {
 		struct rib_neigh key = rib_neigh_key4(p, ip);
+
+		if (neigh_pos(&key) >= 0)
+			return p;
+	}
+	return -ENOENT;
+}
+
+int rib_neigh6_port(const uint8_t ip6[16])
+{
+	unsigned int p;
+
+	DP_FOREACH_IFACE(p) {
+		struct rib_neigh key = rib_neigh_key6(p, ip6);
 
 		if (neigh_pos(&key) >= 0)
 			return p;

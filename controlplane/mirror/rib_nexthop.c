@@ -27,7 +27,8 @@ struct nh_obj {
 	struct rib_hop hop;
 	uint32_t refcnt;
 	uint64_t released_at;	/* release_seq at its last release */
-	uint32_t routes;	/* routes in use that name it (not those aside, not groups) */
+	uint32_t routes[2];	/* routes in use that name it, IPv4's and IPv6's (not those aside,
+				 * not groups) */
 	bool used;
 	uint8_t nb_members;
 	uint32_t *members;	/* GROUP: member nexthop ids, each holding a reference */
@@ -84,18 +85,24 @@ unsigned int rib_nh_count(void)
 	return nh_used;
 }
 
-void rib_nh_count_route(uint32_t id, int d)
+void rib_nh_count_route(uint32_t id, uint8_t family, int d)
 {
-	nhs[id].routes += d;
+	nhs[id].routes[family == AF_INET6] += d;
 }
 
-void rib_nh_routes_by_type(unsigned int *by_type)
+void rib_nh_routes_by_type(uint8_t family, unsigned int *by_type)
 {
 	uint32_t i;
 
 	for (i = 1; i < nh_high; i++)
 		if (nhs[i].used)
-			by_type[nhs[i].type] += nhs[i].routes;
+			by_type[nhs[i].type] += nhs[i].routes[family == AF_INET6];
+}
+
+/* The type of a group's member: a gateway, or the port alone. */
+static enum rib_nh_type member_type(const struct rib_hop *h)
+{
+	return rib_hop_has_gw(h) ? RIB_NH_GATEWAY : RIB_NH_CONNECTED;
 }
 
 /* Derives the dataplane's entry from the nexthop and the neighbour table, and publishes it. */
@@ -107,8 +114,13 @@ static int nh_publish(uint32_t id)
 
 	switch (o->type) {
 	case RIB_NH_GATEWAY:
-		nh.gw = rte_cpu_to_be_32(o->hop.gw);
-		n = rib_neigh_find(o->hop.port, o->hop.gw);
+		/* an IPv6 gateway resolves through the NDP entry, whatever the routes' family */
+		if (rib_hop_is_v6(&o->hop)) {
+			n = rib_neigh6_find(o->hop.port, o->hop.gw6);
+		} else {
+			nh.gw = rte_cpu_to_be_32(o->hop.gw);
+			n = rib_neigh_find(o->hop.port, o->hop.gw);
+		}
 		nh.kind = n ? DP_NH_FORWARD : DP_NH_UNRESOLVED;
 		if (n) {
 			nh.eth.dst_addr = n->mac;
@@ -136,7 +148,8 @@ static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct r
 	if (o->type != type || o->knh != knh)
 		return false;
 	if (type == RIB_NH_GATEWAY)
-		return o->hop.port == h->port && o->hop.gw == h->gw;
+		return o->hop.port == h->port && rib_hop_is_v6(&o->hop) == rib_hop_is_v6(h) &&
+		       (rib_hop_is_v6(h) ? memcmp(o->hop.gw6, h->gw6, 16) == 0 : o->hop.gw == h->gw);
 	if (rib_nh_on_port(type))
 		return o->hop.port == h->port;
 	return true;
@@ -149,17 +162,22 @@ static bool group_is(const struct nh_obj *o, const struct rib_nh_spec *s)
 	if (o->type != RIB_NH_GROUP || o->nb_members != s->nb_members || o->knh != s->knh)
 		return false;
 	for (i = 0; i < s->nb_members; i++)
-		if (!hop_is(&nhs[o->members[i]], s->members[i].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED,
-			    &s->members[i], 0))
+		if (!hop_is(&nhs[o->members[i]], member_type(&s->members[i]), &s->members[i], 0))
 			return false;
 	return true;
+}
+
+/* A gateway's address in one word: IPv4's own, IPv6's hashed. */
+static uint32_t gw_word(const struct rib_hop *h)
+{
+	return rib_hop_is_v6(h) ? rte_jhash(h->gw6, 16, AF_INET6) : h->gw;
 }
 
 static uint32_t hop_hash(enum rib_nh_type type, const struct rib_hop *h)
 {
 	if (!rib_nh_on_port(type))
 		return rte_jhash_1word(type, 0);
-	return rte_jhash_3words(type, h->port, type == RIB_NH_GATEWAY ? h->gw : 0, 0);
+	return rte_jhash_3words(type, h->port, type == RIB_NH_GATEWAY ? gw_word(h) : 0, 0);
 }
 
 static uint32_t group_hash(const struct rib_nh_spec *s)
@@ -168,7 +186,7 @@ static uint32_t group_hash(const struct rib_nh_spec *s)
 	unsigned int i;
 
 	for (i = 0; i < s->nb_members; i++)
-		v = rte_jhash_2words(s->members[i].port, s->members[i].gw, v);
+		v = rte_jhash_2words(s->members[i].port, gw_word(&s->members[i]), v);
 	return v;
 }
 
@@ -305,8 +323,8 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 		return -ENOMEM;
 	}
 	for (m = 0; m < s->nb_members; m++) {
-		rc = nh_get_simple(s->members[m].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED,
-				   &s->members[m], 0, &nhs[g].members[m]);
+		rc = nh_get_simple(member_type(&s->members[m]), &s->members[m], 0,
+				   &nhs[g].members[m]);
 		if (rc < 0) {
 			nhs[g].nb_members = m;
 			group_drop(g);
@@ -410,24 +428,29 @@ void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out)
 		out->members[m] = nhs[o->members[m]].hop;
 }
 
-/* Republishes the nexthops through (port, ip): the neighbour's dependants (the hop's own and
- * kernel objects'; groups name their members by id); or, when ip is 0, every nexthop on port. */
+/* Republishes the gateway nexthops of hop: the neighbour's dependants (the hop's own and
+ * kernel objects'; groups name their members by id). */
+static int refresh_hop(const struct rib_hop *hop)
+{
+	uint32_t h = hop_hash(RIB_NH_GATEWAY, hop), i;
+	int rc = 0;
+
+	for (i = nh_chain[h & (NH_BUCKETS - 1)]; i != 0; i = nhs[i].next)
+		if (nhs[i].hash == h && nhs[i].used && nhs[i].type == RIB_NH_GATEWAY &&
+		    hop_is(&nhs[i], RIB_NH_GATEWAY, hop, nhs[i].knh))
+			rc |= nh_publish(i);
+	return rc;
+}
+
+/* Republishes the nexthops through (port, ip); or, when ip is 0, every nexthop on port. */
 int rib_nh_refresh(uint16_t port, uint32_t ip)
 {
 	struct rib_hop hop = { .port = port, .gw = ip };
 	uint32_t i;
 	int rc = 0;
 
-	if (ip != 0) {
-		uint32_t h = hop_hash(RIB_NH_GATEWAY, &hop);
-
-		/* the hop's own, and those of kernel objects through it */
-		for (i = nh_chain[h & (NH_BUCKETS - 1)]; i != 0; i = nhs[i].next)
-			if (nhs[i].hash == h && nhs[i].used && nhs[i].type == RIB_NH_GATEWAY &&
-			    nhs[i].hop.port == port && nhs[i].hop.gw == ip)
-				rc |= nh_publish(i);
-		return rc;
-	}
+	if (ip != 0)
+		return refresh_hop(&hop);
 	for (i = 1; i < nh_high; i++) {
 		const struct nh_obj *o = &nhs[i];
 
@@ -436,6 +459,14 @@ int rib_nh_refresh(uint16_t port, uint32_t ip)
 			rc |= nh_publish(i);
 	}
 	return rc;
+}
+
+int rib_nh_refresh6(uint16_t port, const uint8_t ip6[16])
+{
+	struct rib_hop hop = { .port = port, .family = AF_INET6 };
+
+	memcpy(hop.gw6, ip6, 16);
+	return refresh_hop(&hop);
 }
 
 /* The nexthop that kernel object knh's routes share, or 0. */
@@ -466,8 +497,8 @@ int rib_nh_replace_object(uint32_t knh, const struct rib_nh_spec *s)
 		if (members == NULL)
 			return -ENOMEM;
 		for (m = 0; m < s->nb_members; m++) {
-			rc = nh_get_simple(s->members[m].gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED,
-					   &s->members[m], 0, &members[m]);
+			rc = nh_get_simple(member_type(&s->members[m]), &s->members[m], 0,
+					   &members[m]);
 			if (rc < 0) {
 				while (m-- > 0)
 					rib_nh_put(members[m]);

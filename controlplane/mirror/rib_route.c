@@ -18,23 +18,11 @@
 #include "controlplane/mirror/rib_priv.h"
 #include "controlplane/mirror/rib_table.h"
 
-#define RIB_MAX_ALTERNATES 65536
-
-/* A kernel route waiting behind the one in use at the same prefix. */
-struct alternate {
-	struct route_key key;
-	struct route_rec rec;
-	uint32_t seq;		/* the kernel's order among routes of one table and metric */
-};
-
-static unsigned int max_routes;
-static struct alternate *alts;
-static unsigned int nb_alts;
-/* Routes in use by source, and by nexthop (rib_nh_count_route), kept as they change: counting
- * them by a walk took show ip route summary (and each metrics scrape) tens of ms at 1M. */
-static unsigned int nb_by_src[RIB_SRC_MAX];
-/* A prepended route gets a seq below every other, an appended one above. */
-static uint32_t seq_first = 1u << 31, seq_last = 1u << 31;
+static unsigned int max_routes[2];	/* by family: IPv4, IPv6 */
+/* Routes in use by family and source, and by nexthop (rib_nh_count_route), kept as they
+ * change: counting them by a walk took show ip route summary (and each metrics scrape) tens
+ * of ms at 1M. */
+static unsigned int nb_by_src[2][RIB_SRC_MAX];
 static uint32_t tables[RIB_MAX_TABLES];
 static unsigned int nb_tables;
 
@@ -66,8 +54,7 @@ int rib_table_rank(uint32_t table)
 	return -ENOENT;
 }
 
-/* Whether a is preferred to b: the table listed first, then the lower metric. */
-static bool rec_better(const struct route_rec *a, const struct route_rec *b)
+bool route_rec_better(const struct route_rec *a, const struct route_rec *b)
 {
 	int ra = rib_table_rank(a->table), rb = rib_table_rank(b->table);
 
@@ -76,114 +63,82 @@ static bool rec_better(const struct route_rec *a, const struct route_rec *b)
 	return a->metric < b->metric;
 }
 
-static bool same_slot(const struct route_rec *a, const struct route_rec *b)
+static inline unsigned int fam(uint8_t family)
 {
-	return a->table == b->table && a->metric == b->metric;
+	return family == AF_INET6;
 }
 
-static bool same_key(const struct route_key *a, const struct route_key *b)
+static unsigned int host_len(uint8_t family)
 {
-	return a->prefix == b->prefix && a->len == b->len;
+	return family == AF_INET6 ? 128 : 32;
+}
+
+/* The key of an IPv4 or IPv6 prefix, masked to its length (at most the family's). */
+static struct route_key key4(uint32_t prefix, uint8_t len)
+{
+	struct route_key k = { .family = AF_INET, .len = len };
+
+	k.prefix = prefix & rib_mask(len > 32 ? 32 : len);
+	return k;
+}
+
+static struct route_key key6(const uint8_t prefix[16], uint8_t len)
+{
+	struct route_key k = { .family = AF_INET6, .len = len };
+
+	rib_mask6(prefix, len > 128 ? 128 : len, k.prefix6);
+	return k;
 }
 
 int rib_routes_init(unsigned int n)
 {
 	int rc;
 
-	max_routes = n;
-	if ((rc = route_table_init(n)) < 0)
+	max_routes[0] = n;
+	if ((rc = route_table_init(route_table_of(AF_INET), AF_INET, n)) < 0)
 		return rc;
-	alts = calloc(RIB_MAX_ALTERNATES, sizeof(*alts));
-	return alts ? 0 : -ENOMEM;
+	return alt_init();
+}
+
+int rib_routes6_init(unsigned int n)
+{
+	max_routes[1] = n;
+	return route_table_init(route_table_of(AF_INET6), AF_INET6, n);
 }
 
 void rib_routes_fini(void)
 {
-	route_table_fini();
-	free(alts);
-	alts = NULL;
-	nb_alts = 0;
+	route_table_fini(route_table_of(AF_INET));
+	route_table_fini(route_table_of(AF_INET6));
+	alt_fini();
 	memset(nb_by_src, 0, sizeof(nb_by_src));
-}
-
-/* The first (in the kernel's order) route aside at key in rec's table and metric. */
-static int alt_first(const struct route_key *k, const struct route_rec *slot)
-{
-	int first = -ENOENT;
-	unsigned int i;
-
-	for (i = 0; i < nb_alts; i++)
-		if (same_key(&alts[i].key, k) && same_slot(&alts[i].rec, slot) &&
-		    (first < 0 || alts[i].seq < alts[first].seq))
-			first = i;
-	return first;
-}
-
-/* The route aside at key in slot's table and metric with nexthop nh. */
-static int alt_find(const struct route_key *k, const struct route_rec *slot, uint32_t nh)
-{
-	unsigned int i;
-
-	for (i = 0; i < nb_alts; i++)
-		if (same_key(&alts[i].key, k) && same_slot(&alts[i].rec, slot) && alts[i].rec.nh == nh)
-			return i;
-	return -ENOENT;
-}
-
-static int alt_best(const struct route_key *k)
-{
-	int best = -ENOENT;
-	unsigned int i;
-
-	for (i = 0; i < nb_alts; i++) {
-		const struct alternate *a = &alts[i];
-
-		if (!same_key(&a->key, k))
-			continue;
-		if (best < 0 || rec_better(&a->rec, &alts[best].rec) ||
-		    (same_slot(&a->rec, &alts[best].rec) && a->seq < alts[best].seq))
-			best = i;
-	}
-	return best;
-}
-
-static void alt_remove(int i)
-{
-	rib_nh_put(alts[i].rec.nh);
-	alts[i] = alts[--nb_alts];
-}
-
-/* Sets r aside at k; the reference r holds on its nexthop moves with it. */
-static int alt_store(const struct route_key *k, const struct route_rec *r, uint32_t seq)
-{
-	if (nb_alts == RIB_MAX_ALTERNATES)
-		return -ENOSPC;
-	alts[nb_alts++] = (struct alternate){ .key = *k, .rec = *r, .seq = seq };
-	return 0;
+	memset(max_routes, 0, sizeof(max_routes));
 }
 
 /* A route in use counted in (d = 1) or out (-1). */
-static void count(const struct route_rec *r, int d)
+static void count(uint8_t family, const struct route_rec *r, int d)
 {
-	nb_by_src[r->src] += d;
-	rib_nh_count_route(r->nh, d);
+	nb_by_src[fam(family)][r->src] += d;
+	rib_nh_count_route(r->nh, family, d);
 }
 
 /* r goes in use at pos, in place of the route there unless the slot is fresh; a prefix the FIB
  * refused waits for room with it (rib_unplaced.c). */
 static int install(const struct route_key *k, int32_t pos, const struct route_rec *r, bool fresh)
 {
+	const struct route_table *t = route_table_of(k->family);
+
 	if (!fresh)
-		count(route_rec_at(pos), -1);
-	(*route_rec_at(pos)) = *r;
-	count(r, 1);
-	return *route_unplaced_at(pos) ? 0 : rib_queue_op(k->prefix, k->len, false, r->nh);
+		count(k->family, route_rec_at(t, pos), -1);
+	(*route_rec_at(t, pos)) = *r;
+	count(k->family, r, 1);
+	return *route_unplaced_at(t, pos) ? 0 : rib_queue_op(k, false, r->nh);
 }
 
 /* r (with its nexthop reference) takes the place of the route in use, which goes aside first. */
 static int displace(const struct route_key *k, int32_t pos, const struct route_rec *r)
 {
-	int rc = alt_store(k, route_rec_at(pos), --seq_first);
+	int rc = alt_store(k, route_rec_at(route_table_of(k->family), pos), true);
 
 	if (rc < 0) {
 		rib_nh_put(r->nh);
@@ -204,10 +159,10 @@ static void renew(struct route_rec *held, const struct route_rec *r)
 static int add_beside(const struct route_key *k, int32_t pos, const struct route_rec *r,
 		      enum rib_add_mode mode)
 {
-	struct route_rec *cur = route_rec_at(pos);
+	struct route_rec *cur = route_rec_at(route_table_of(k->family), pos);
 	int i, rc;
 
-	if (same_slot(cur, r)) {
+	if (route_same_slot(cur, r)) {
 		if (mode == RIB_ADD_REPLACE) {
 			rib_nh_put(cur->nh);
 			return install(k, pos, r, false);
@@ -218,143 +173,218 @@ static int add_beside(const struct route_key *k, int32_t pos, const struct route
 		}
 	}
 	if ((i = alt_find(k, r, r->nh)) >= 0) {
-		renew(&alts[i].rec, r);
+		renew(alt_rec(i), r);
 		return 0;
 	}
-	if (same_slot(cur, r) ? mode == RIB_ADD_PREPEND : rec_better(r, cur))
+	if (route_same_slot(cur, r) ? mode == RIB_ADD_PREPEND : route_rec_better(r, cur))
 		return displace(k, pos, r);
 	if (mode == RIB_ADD_REPLACE && (i = alt_first(k, r)) >= 0) {
-		rib_nh_put(alts[i].rec.nh);
-		alts[i].rec = *r;
+		rib_nh_put(alt_rec(i)->nh);
+		*alt_rec(i) = *r;
 		return 0;
 	}
-	rc = alt_store(k, r, mode == RIB_ADD_PREPEND ? --seq_first : ++seq_last);
+	rc = alt_store(k, r, mode == RIB_ADD_PREPEND);
 	if (rc < 0)
 		rib_nh_put(r->nh);
 	return rc;
 }
 
-int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
-		  const struct rib_nh_spec *nh, enum rib_add_mode mode)
+/* Adds a route at key (masked); the route table of its family. */
+static int route_add(const struct route_key *key, const struct rib_route_attrs *a,
+		     const struct rib_nh_spec *nh, enum rib_add_mode mode)
 {
-	struct route_key key = { prefix & rib_mask(len), len };
+	const struct route_table *t = route_table_of(key->family);
 	struct route_rec rec = { .metric = a->metric, .table = a->table, .src = a->src,
 				 .kproto = a->kproto, .gen = rib_gen };
 	int32_t pos;
 	int rc;
 
-	if (len > 32 || a->src >= RIB_SRC_MAX ||
+	if (key->len > host_len(key->family) || a->src >= RIB_SRC_MAX ||
 	    (a->src == RIB_SRC_KERNEL && rib_table_rank(a->table) < 0))
 		return -EINVAL;
-	pos = route_table_find(&key);
-	if (pos >= 0 && a->src == RIB_SRC_ADJACENCY && route_rec_at(pos)->src != RIB_SRC_ADJACENCY)
+	pos = route_table_find(key);
+	if (pos >= 0 && a->src == RIB_SRC_ADJACENCY && route_rec_at(t, pos)->src != RIB_SRC_ADJACENCY)
 		return -EEXIST;	/* an adjacency never hides a kernel route */
 	if ((rc = rib_nh_get(nh, &rec.nh)) < 0)
 		return rc;
-	if (pos >= 0 && route_rec_at(pos)->src == RIB_SRC_KERNEL && a->src == RIB_SRC_KERNEL)
-		return add_beside(&key, pos, &rec, mode);
+	if (pos >= 0 && route_rec_at(t, pos)->src == RIB_SRC_KERNEL && a->src == RIB_SRC_KERNEL)
+		return add_beside(key, pos, &rec, mode);
 	if (pos < 0) {
-		pos = route_table_add(&key);
+		pos = route_table_add(key);
 		if (pos < 0) {
 			rib_nh_put(rec.nh);
 			return pos;
 		}
-		return install(&key, pos, &rec, true);
+		return install(key, pos, &rec, true);
 	}
-	rib_nh_put(route_rec_at(pos)->nh);	/* a kernel route takes an adjacency's place */
-	return install(&key, pos, &rec, false);
+	rib_nh_put(route_rec_at(t, pos)->nh);	/* a kernel route takes an adjacency's place */
+	return install(key, pos, &rec, false);
+}
+
+int rib_route_add(uint32_t prefix, uint8_t len, const struct rib_route_attrs *a,
+		  const struct rib_nh_spec *nh, enum rib_add_mode mode)
+{
+	struct route_key key = key4(prefix, len);
+
+	key.len = len;	/* checked against the family's */
+	return route_add(&key, a, nh, mode);
+}
+
+int rib_route6_add(const uint8_t prefix[16], uint8_t len, const struct rib_route_attrs *a,
+		   const struct rib_nh_spec *nh, enum rib_add_mode mode)
+{
+	struct route_key key = key6(prefix, len);
+
+	key.len = len;
+	return route_add(&key, a, nh, mode);
 }
 
 void rib_route_prefetch(uint32_t prefix, uint8_t len)
 {
-	struct route_key k = { prefix & rib_mask(len > 32 ? 32 : len), len };
+	struct route_key k = key4(prefix, len);
 
 	route_table_prefetch(&k);
+}
+
+void rib_route6_prefetch(const uint8_t prefix[16], uint8_t len)
+{
+	struct route_key k = key6(prefix, len);
+
+	route_table_prefetch(&k);
+}
+
+/* A kernel host route gone: the adjacency of the neighbour at its address, if there is one,
+ * comes back. */
+static int adjacency_restore(const struct route_key *key)
+{
+	struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
+	struct rib_nh_spec s = { .type = RIB_NH_GATEWAY };
+	int port;
+
+	if (key->family == AF_INET6) {
+		if ((port = rib_neigh6_port(key->prefix6)) < 0)
+			return 0;
+		s.hop.port = port;
+		s.hop.family = AF_INET6;
+		memcpy(s.hop.gw6, key->prefix6, 16);
+		return route_add(key, &adj, &s, RIB_ADD_REPLACE);
+	}
+	if ((port = rib_neigh_port(key->prefix)) < 0)
+		return 0;
+	s.hop = (struct rib_hop){ .port = port, .gw = key->prefix };
+	return route_add(key, &adj, &s, RIB_ADD_REPLACE);
 }
 
 /* Removes what key holds; an alternate or an adjacency may take its place. */
 static int route_remove(const struct route_key *key, int32_t pos)
 {
-	int best = alt_best(key), port;
-	bool kernel_host = key->len == 32 && route_rec_at(pos)->src == RIB_SRC_KERNEL;
+	const struct route_table *t = route_table_of(key->family);
+	int best = alt_best(key);
+	bool kernel_host = key->len == host_len(key->family) &&
+			   route_rec_at(t, pos)->src == RIB_SRC_KERNEL;
 
-	rib_nh_put(route_rec_at(pos)->nh);
+	rib_nh_put(route_rec_at(t, pos)->nh);
 	if (best >= 0) {
-		struct route_rec next = alts[best].rec;
+		struct route_rec next = alt_take(best);	/* its nexthop reference moves */
 
-		alts[best] = alts[--nb_alts];	/* its nexthop reference moves to recs */
 		return install(key, pos, &next, false);
 	}
-	count(route_rec_at(pos), -1);
-	if (*route_unplaced_at(pos))
-		rib_unplaced_forget();	/* the FIB never had it */
+	count(key->family, route_rec_at(t, pos), -1);
+	if (*route_unplaced_at(t, pos))
+		rib_unplaced_forget(key->family);	/* the FIB never had it */
 	else
-		rib_queue_op(key->prefix, key->len, true, 0);
+		rib_queue_op(key, true, 0);
 	route_table_del(key);
-	/* a host route gone: the neighbour's adjacency comes back */
-	if (kernel_host && (port = rib_neigh_port(key->prefix)) >= 0) {
-		struct rib_route_attrs adj = { .src = RIB_SRC_ADJACENCY };
-		struct rib_nh_spec s = { .type = RIB_NH_GATEWAY, .hop = { port, key->prefix } };
-
-		return rib_route_add(key->prefix, 32, &adj, &s, RIB_ADD_REPLACE);
-	}
-	return 0;
+	return kernel_host ? adjacency_restore(key) : 0;
 }
 
-int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
-		  const struct rib_nh_spec *nh)
+static int route_del(const struct route_key *key, uint32_t table, uint32_t metric,
+		     const struct rib_nh_spec *nh)
 {
-	struct route_key key = { prefix & rib_mask(len), len };
+	const struct route_table *t = route_table_of(key->family);
 	struct route_rec slot = { .table = table, .metric = metric };
 	uint32_t id = 0;
 	int32_t pos;
 	int a;
 
-	if (len > 32)
+	if (key->len > host_len(key->family))
 		return -EINVAL;
-	pos = route_table_find(&key);
+	pos = route_table_find(key);
 	if (pos < 0)
 		return -ENOENT;
 	if (nh != NULL && (id = rib_nh_find(nh)) == 0)
 		return -ENOENT;	/* no route has that nexthop */
-	if (route_rec_at(pos)->src == RIB_SRC_KERNEL && same_slot(route_rec_at(pos), &slot) &&
-	    (nh == NULL || route_rec_at(pos)->nh == id))
-		return route_remove(&key, pos);
-	a = nh != NULL ? alt_find(&key, &slot, id) : alt_first(&key, &slot);
+	if (route_rec_at(t, pos)->src == RIB_SRC_KERNEL && route_same_slot(route_rec_at(t, pos), &slot) &&
+	    (nh == NULL || route_rec_at(t, pos)->nh == id))
+		return route_remove(key, pos);
+	a = nh != NULL ? alt_find(key, &slot, id) : alt_first(key, &slot);
 	if (a < 0)
 		return -ENOENT;
 	alt_remove(a);
 	return 0;
 }
 
-void rib_adjacency_del(uint32_t ip)
+int rib_route_del(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
+		  const struct rib_nh_spec *nh)
 {
-	struct route_key key = { ip, 32 };
-	int32_t pos = route_table_find(&key);
+	struct route_key key = key4(prefix, len);
 
-	if (pos >= 0 && route_rec_at(pos)->src == RIB_SRC_ADJACENCY)
-		route_remove(&key, pos);
+	key.len = len;
+	return route_del(&key, table, metric, nh);
 }
 
-/* Removes every kernel route (in use or aside) that keep() rejects; returns how many. */
-static unsigned int routes_remove_if(bool (*keep)(const struct route_rec *, uint16_t), uint16_t arg)
+int rib_route6_del(const uint8_t prefix[16], uint8_t len, uint32_t table, uint32_t metric,
+		   const struct rib_nh_spec *nh)
 {
-	unsigned int n = route_table_count(), found = 0, i;
+	struct route_key key = key6(prefix, len);
+
+	key.len = len;
+	return route_del(&key, table, metric, nh);
+}
+
+static void adjacency_del(const struct route_key *key)
+{
+	int32_t pos = route_table_find(key);
+
+	if (pos >= 0 && route_rec_at(route_table_of(key->family), pos)->src == RIB_SRC_ADJACENCY)
+		route_remove(key, pos);
+}
+
+void rib_adjacency_del(uint32_t ip)
+{
+	struct route_key key = key4(ip, 32);
+
+	adjacency_del(&key);
+}
+
+void rib_adjacency6_del(const uint8_t ip6[16])
+{
+	struct route_key key = key6(ip6, 128);
+
+	adjacency_del(&key);
+}
+
+/* Removes every kernel route (in use or aside) of one family that keep() rejects; returns how
+ * many. */
+static unsigned int routes_remove_if(const struct route_table *t,
+				     bool (*keep)(const struct route_rec *, uint16_t), uint16_t arg)
+{
+	unsigned int n = t->count, found = 0, i;
 	struct route_key *doomed = calloc(n ? n : 1, sizeof(*doomed));
 	uint32_t iter = 0;
 	int32_t pos;
 
-	for (i = 0; i < nb_alts;)
-		if (!keep(&alts[i].rec, arg))
+	for (i = 0; i < alt_count();)
+		if (alt_at(i)->key.family == t->family && !keep(&alt_at(i)->rec, arg))
 			alt_remove(i);
 		else
 			i++;
 	if (doomed == NULL)
 		return 0;
 	/* the keys first: a removal moves other routes in the table */
-	while ((pos = route_table_next(&iter)) >= 0)
-		if (!keep(route_rec_at(pos), arg))
-			doomed[found++] = *route_key_at(pos);
+	while ((pos = route_table_next(t, &iter)) >= 0)
+		if (!keep(route_rec_at(t, pos), arg))
+			route_key_at(t, pos, &doomed[found++]);
 	for (i = 0; i < found; i++) {
 		pos = route_table_find(&doomed[i]);
 		if (pos >= 0)
@@ -364,6 +394,13 @@ static unsigned int routes_remove_if(bool (*keep)(const struct route_rec *, uint
 	return found;
 }
 
+static unsigned int routes_remove_all_if(bool (*keep)(const struct route_rec *, uint16_t),
+					 uint16_t arg)
+{
+	return routes_remove_if(route_table_of(AF_INET), keep, arg) +
+	       routes_remove_if(route_table_of(AF_INET6), keep, arg);
+}
+
 static bool keep_off_port(const struct route_rec *r, uint16_t port)
 {
 	return r->src != RIB_SRC_KERNEL || !rib_nh_uses_port(r->nh, port);
@@ -371,7 +408,7 @@ static bool keep_off_port(const struct route_rec *r, uint16_t port)
 
 unsigned int rib_flush_port(uint16_t port)
 {
-	return routes_remove_if(keep_off_port, port);
+	return routes_remove_all_if(keep_off_port, port);
 }
 
 static bool keep_marked(const struct route_rec *r, uint16_t g)
@@ -381,7 +418,7 @@ static bool keep_marked(const struct route_rec *r, uint16_t g)
 
 unsigned int rib_routes_sweep(uint16_t g)
 {
-	return routes_remove_if(keep_marked, g);
+	return routes_remove_all_if(keep_marked, g);
 }
 
 static void fill_info(const struct route_key *k, const struct route_rec *r, bool unplaced,
@@ -389,7 +426,9 @@ static void fill_info(const struct route_key *k, const struct route_rec *r, bool
 {
 	memset(out, 0, sizeof(*out));
 	out->unplaced = unplaced;
+	out->family = k->family;
 	out->prefix = k->prefix;
+	memcpy(out->prefix6, k->prefix6, 16);
 	out->len = k->len;
 	out->attrs = (struct rib_route_attrs){ .src = r->src, .kproto = r->kproto,
 					       .metric = r->metric, .table = r->table };
@@ -397,36 +436,71 @@ static void fill_info(const struct route_key *k, const struct route_rec *r, bool
 	rib_nh_spec_of(r->nh, &out->nh);
 }
 
-int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out)
+static int route_get(const struct route_key *key, struct rib_route_info *out)
 {
-	struct route_key key = { prefix & rib_mask(len), len };
+	const struct route_table *t = route_table_of(key->family);
 	int32_t pos;
 
-	if (len > 32 || (pos = route_table_find(&key)) < 0)
+	if (key->len > host_len(key->family) || (pos = route_table_find(key)) < 0)
 		return -ENOENT;
-	fill_info(&key, route_rec_at(pos), *route_unplaced_at(pos), out);
+	fill_info(key, route_rec_at(t, pos), *route_unplaced_at(t, pos), out);
+	return 0;
+}
+
+int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out)
+{
+	struct route_key key = key4(prefix, len);
+
+	key.len = len;
+	return route_get(&key, out);
+}
+
+int rib_route6_get(const uint8_t prefix[16], uint8_t len, struct rib_route_info *out)
+{
+	struct route_key key = key6(prefix, len);
+
+	key.len = len;
+	return route_get(&key, out);
+}
+
+static int route_find(const struct route_key *key, uint32_t table, uint32_t metric,
+		      struct rib_route_info *out)
+{
+	const struct route_table *t = route_table_of(key->family);
+	struct route_rec slot = { .table = table, .metric = metric };
+	int32_t pos;
+	int a;
+
+	if (key->len > host_len(key->family) || (pos = route_table_find(key)) < 0)
+		return -ENOENT;
+	if (route_rec_at(t, pos)->src == RIB_SRC_KERNEL &&
+	    route_same_slot(route_rec_at(t, pos), &slot)) {
+		fill_info(key, route_rec_at(t, pos), *route_unplaced_at(t, pos), out);
+		return 0;
+	}
+	if ((a = alt_first(key, &slot)) < 0)
+		return -ENOENT;
+	fill_info(key, &alt_at(a)->rec, false, out);
+	out->waiting = true;
 	return 0;
 }
 
 int rib_route_find(uint32_t prefix, uint8_t len, uint32_t table, uint32_t metric,
 		   struct rib_route_info *out)
 {
-	struct route_key key = { prefix & rib_mask(len), len };
-	struct route_rec slot = { .table = table, .metric = metric };
-	int32_t pos;
-	int a;
+	struct route_key key = key4(prefix, len);
 
-	if (len > 32 || (pos = route_table_find(&key)) < 0)
-		return -ENOENT;
-	if (route_rec_at(pos)->src == RIB_SRC_KERNEL && same_slot(route_rec_at(pos), &slot)) {
-		fill_info(&key, route_rec_at(pos), *route_unplaced_at(pos), out);
-		return 0;
-	}
-	if ((a = alt_first(&key, &slot)) < 0)
-		return -ENOENT;
-	fill_info(&key, &alts[a].rec, false, out);
-	out->waiting = true;
-	return 0;
+	key.len = len;
+	return route_find(&key, table, metric, out);
+}
+
+int rib_route6_find(const uint8_t prefix[16], uint8_t len, uint32_t table, uint32_t metric,
+		    struct rib_route_info *out)
+{
+	struct route_key key = key6(prefix, len);
+
+	key.len = len;
+	return route_find(&key, table, metric, out);
 }
 
 /* The routes the FIB refused are passed over: this is what forwards ip. */
@@ -440,12 +514,25 @@ int rib_route_lookup(uint32_t ip, struct rib_route_info *out)
 	return -ENETUNREACH;
 }
 
+int rib_route6_lookup(const uint8_t ip6[16], struct rib_route_info *out)
+{
+	int len;
+
+	for (len = 128; len >= 0; len--)
+		if (rib_route6_get(ip6, len, out) == 0 && !out->unplaced)
+			return 0;
+	return -ENETUNREACH;
+}
+
 static int route_cmp(const void *a, const void *b)
 {
 	const struct rib_route_info *x = a, *y = b;
+	int c;
 
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix ? -1 : 1;
+	if ((c = memcmp(x->prefix6, y->prefix6, 16)) != 0)
+		return c;
 	if (x->len != y->len)
 		return (int)x->len - (int)y->len;
 	if (x->attrs.table != y->attrs.table)
@@ -455,19 +542,25 @@ static int route_cmp(const void *a, const void *b)
 	return 0;
 }
 
-int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting)
+int rib_routes_sorted(uint8_t family, struct rib_route_info **out, unsigned int *n, bool waiting)
 {
-	unsigned int cap = route_table_count() + (waiting ? nb_alts : 0), i = 0, a;
+	const struct route_table *t = route_table_of(family);
+	unsigned int cap = t->count + (waiting ? alt_count() : 0), i = 0, a;
 	struct rib_route_info *r = calloc(cap ? cap : 1, sizeof(*r));
+	struct route_key k;
 	uint32_t iter = 0;
 	int32_t pos;
 
 	if (r == NULL)
 		return -ENOMEM;
-	while (i < cap && (pos = route_table_next(&iter)) >= 0)
-		fill_info(route_key_at(pos), route_rec_at(pos), *route_unplaced_at(pos), &r[i++]);
-	for (a = 0; waiting && a < nb_alts && i < cap; a++) {
-		fill_info(&alts[a].key, &alts[a].rec, false, &r[i]);
+	while (i < cap && (pos = route_table_next(t, &iter)) >= 0) {
+		route_key_at(t, pos, &k);
+		fill_info(&k, route_rec_at(t, pos), *route_unplaced_at(t, pos), &r[i++]);
+	}
+	for (a = 0; waiting && a < alt_count() && i < cap; a++) {
+		if (alt_at(a)->key.family != t->family)
+			continue;
+		fill_info(&alt_at(a)->key, &alt_at(a)->rec, false, &r[i]);
 		r[i++].waiting = true;
 	}
 	qsort(r, i, sizeof(*r), route_cmp);
@@ -476,21 +569,25 @@ int rib_routes_sorted(struct rib_route_info **out, unsigned int *n, bool waiting
 	return 0;
 }
 
-void rib_route_counts(struct rib_counts *c)
+void rib_route_counts(uint8_t family, struct rib_counts *c)
 {
-	memcpy(c->routes, nb_by_src, sizeof(c->routes));
-	rib_nh_routes_by_type(c->by_type);
-	c->alternates = nb_alts;
-	c->unplaced = rib_unplaced_count();
+	unsigned int a;
+
+	memcpy(c->routes, nb_by_src[fam(family)], sizeof(c->routes));
+	rib_nh_routes_by_type(family, c->by_type);
+	c->alternates = 0;
+	for (a = 0; a < alt_count(); a++)
+		c->alternates += alt_at(a)->key.family == family;
+	c->unplaced = rib_unplaced_count(family);
 }
 
 unsigned int rib_route_total(void)
 {
-	return route_table_count();
+	return route_table_of(AF_INET)->count + route_table_of(AF_INET6)->count;
 }
 
-void rib_route_limits(struct rib_counts *l)
+void rib_route_limits(uint8_t family, struct rib_counts *l)
 {
-	l->routes[RIB_SRC_KERNEL] = max_routes;	/* shared by every source */
-	l->alternates = RIB_MAX_ALTERNATES;
+	l->routes[RIB_SRC_KERNEL] = max_routes[fam(family)];	/* shared by every source */
+	l->alternates = RIB_ALTERNATES_MAX;
 }

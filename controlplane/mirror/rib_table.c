@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The RIB's routes in use: a prefix's key and record together in a 32-byte
- * slot of an open-addressed table with linear probing, at most half full; a
- * delete shifts back the slots after it that would no longer be found, so
- * there are no tombstones and probes stay short after any churn.
+ * The RIB's routes in use: a prefix's key and record together in a slot of
+ * an open-addressed table with linear probing, at most half full; a delete
+ * shifts back the slots after it that would no longer be found, so there are
+ * no tombstones and probes stay short after any churn. One table a family:
+ * an IPv4 slot is 32 bytes, two a cache line, and an IPv6 one (a 16-byte
+ * prefix) a line of its own.
  *
  * Written here rather than taken from rte_hash for what a route costs with
  * a full table arriving: rte_hash reads a bucket, then a key in its key store,
@@ -25,121 +27,176 @@
 
 #include "controlplane/mirror/rib_table.h"
 
-_Static_assert(sizeof(struct route_slot) == 32, "two slots a cache line");
+/* A key as a slot holds it: IPv4's prefix and length in 8 bytes, IPv6's in 20. */
+struct packed_key {
+	uint32_t w[5];
+};
 
-struct route_slot *route_slots;
-static uint32_t mask;		/* slots - 1 */
-static unsigned int count, max;
+_Static_assert(sizeof(struct route_slot) + 8 == 32, "two IPv4 slots a cache line");
+_Static_assert(sizeof(struct route_slot) + 20 <= 64, "an IPv6 slot in a cache line");
 
-static inline uint32_t home(const struct route_key *k)
+struct route_table route_tables[2];
+
+static inline void pack(const struct route_key *k, struct packed_key *p)
 {
-	return rte_hash_crc_8byte((uint64_t)k->prefix << 8 | k->len, 0) & mask;
+	if (k->family == AF_INET6) {
+		memcpy(p->w, k->prefix6, 16);
+		p->w[4] = k->len;
+	} else {
+		p->w[0] = k->prefix;
+		p->w[1] = k->len;
+	}
 }
 
-static inline bool same(const struct route_key *a, const struct route_key *b)
+static inline const void *key_of(const struct route_table *t, uint32_t i)
 {
-	return a->prefix == b->prefix && a->len == b->len;
+	return route_slot_at(t, i) + 1;
 }
 
-int route_table_init(unsigned int max_routes)
+static inline uint32_t home(const struct route_table *t, const void *packed)
+{
+	return rte_hash_crc(packed, t->key_size, 0) & t->mask;
+}
+
+int route_table_init(struct route_table *t, uint8_t family, unsigned int max_routes)
 {
 	size_t n = 2;
 
+	memset(t, 0, sizeof(*t));
+	t->family = family;
+	t->key_size = family == AF_INET6 ? 20 : 8;
+	t->stride = family == AF_INET6 ? 64 : 32;
 	while (n < 2 * (size_t)max_routes)
 		n *= 2;
 	/* in DPDK's memory, touched once here: from malloc the table's pages would fault in one
 	 * by one as routes spread over it (a slow climb of RSS that looks like a leak) */
-	route_slots = rte_zmalloc_socket("tern_rib_routes", n * sizeof(*route_slots),
-					 RTE_CACHE_LINE_SIZE, SOCKET_ID_ANY);
-	if (route_slots == NULL)
+	t->slots = rte_zmalloc_socket(family == AF_INET6 ? "tern_rib_routes6" : "tern_rib_routes",
+				      n * t->stride, RTE_CACHE_LINE_SIZE, SOCKET_ID_ANY);
+	if (t->slots == NULL)
 		return -ENOMEM;
-	mask = n - 1;
-	max = max_routes;
-	count = 0;
+	t->mask = n - 1;
+	t->max = max_routes;
 	return 0;
 }
 
-void route_table_fini(void)
+void route_table_fini(struct route_table *t)
 {
-	rte_free(route_slots);
-	route_slots = NULL;
-	count = 0;
+	rte_free(t->slots);
+	t->slots = NULL;
+	t->count = 0;
 }
 
 void route_table_prefetch(const struct route_key *k)
 {
-	rte_prefetch0(&route_slots[home(k)]);
+	const struct route_table *t = route_table_of(k->family);
+	struct packed_key p;
+
+	pack(k, &p);
+	rte_prefetch0(route_slot_at(t, home(t, &p)));
 }
 
-/* The slot holding k, or the empty one where it would go. */
-static uint32_t probe(const struct route_key *k)
+/* The slot holding the key, or the empty one where it would go. */
+static uint32_t probe(const struct route_table *t, const struct packed_key *p)
 {
-	uint32_t i = home(k);
+	uint32_t i = home(t, p);
 
-	while (route_slots[i].used && !same(&route_slots[i].key, k))
-		i = (i + 1) & mask;
+	while (route_slot_at(t, i)->used && memcmp(key_of(t, i), p, t->key_size) != 0)
+		i = (i + 1) & t->mask;
 	return i;
 }
 
 int32_t route_table_find(const struct route_key *k)
 {
-	uint32_t i = probe(k);
+	const struct route_table *t = route_table_of(k->family);
+	struct packed_key p;
+	uint32_t i;
 
-	return route_slots[i].used ? (int32_t)i : -ENOENT;
+	if (t->slots == NULL)
+		return -ENOENT;
+	pack(k, &p);
+	i = probe(t, &p);
+	return route_slot_at(t, i)->used ? (int32_t)i : -ENOENT;
 }
 
 int32_t route_table_add(const struct route_key *k)
 {
-	uint32_t i = probe(k);
+	struct route_table *t = route_table_of(k->family);
+	struct route_slot *s;
+	struct packed_key p;
+	uint32_t i;
 
-	if (route_slots[i].used)
-		return i;
-	if (count == max)
+	if (t->slots == NULL)
 		return -ENOSPC;
-	route_slots[i] = (struct route_slot){ .key = *k, .used = 1 };
-	count++;
+	pack(k, &p);
+	i = probe(t, &p);
+	s = route_slot_at(t, i);
+	if (s->used)
+		return i;
+	if (t->count == t->max)
+		return -ENOSPC;
+	memset(s, 0, t->stride);
+	memcpy(s + 1, &p, t->key_size);
+	s->used = 1;
+	t->count++;
 	return i;
 }
 
 int route_table_del(const struct route_key *k)
 {
-	uint32_t i = probe(k), j = i;
+	struct route_table *t = route_table_of(k->family);
+	struct packed_key p;
+	uint32_t i, j;
 
-	if (!route_slots[i].used)
+	if (t->slots == NULL)
+		return -ENOENT;
+	pack(k, &p);
+	i = j = probe(t, &p);
+	if (!route_slot_at(t, i)->used)
 		return -ENOENT;
 	/* each slot after the hole, up to an empty one, moves into it unless its home lies after
 	 * the hole (cyclically), where a probe for it would still reach it */
 	for (;;) {
 		uint32_t h;
 
-		j = (j + 1) & mask;
-		if (!route_slots[j].used)
+		j = (j + 1) & t->mask;
+		if (!route_slot_at(t, j)->used)
 			break;
-		h = home(&route_slots[j].key);
+		h = home(t, key_of(t, j));
 		if (i <= j ? (i < h && h <= j) : (i < h || h <= j))
 			continue;
-		route_slots[i] = route_slots[j];
+		memcpy(route_slot_at(t, i), route_slot_at(t, j), t->stride);
 		i = j;
 	}
-	route_slots[i].used = 0;
-	count--;
+	route_slot_at(t, i)->used = 0;
+	t->count--;
 	return 0;
 }
 
-int32_t route_table_next(uint32_t *iter)
+int32_t route_table_next(const struct route_table *t, uint32_t *iter)
 {
 	uint32_t i;
 
-	for (i = *iter; i <= mask; i++)
-		if (route_slots[i].used) {
+	for (i = *iter; t->slots != NULL && i <= t->mask; i++)
+		if (route_slot_at(t, i)->used) {
 			*iter = i + 1;
 			return i;
 		}
-	*iter = mask + 1;
+	*iter = t->mask + 1;
 	return -ENOENT;
 }
 
-unsigned int route_table_count(void)
+void route_key_at(const struct route_table *t, int32_t pos, struct route_key *out)
 {
-	return count;
+	struct packed_key p;
+
+	memcpy(&p, key_of(t, pos), t->key_size);
+	memset(out, 0, sizeof(*out));
+	out->family = t->family;
+	if (t->family == AF_INET6) {
+		memcpy(out->prefix6, p.w, 16);
+		out->len = p.w[4];
+	} else {
+		out->prefix = p.w[0];
+		out->len = p.w[1];
+	}
 }

@@ -180,7 +180,7 @@ static int consistency_check(struct cmd_ctx *ctx)
 				   e->len, a, b);
 		}
 	}
-	rc = rib_routes_sorted(&routes, &nr, false);
+	rc = rib_routes_sorted(AF_INET, &routes, &nr, false);
 	for (i = 0; rc == 0 && i < nr; i++) {
 		struct expected key = { .prefix = routes[i].prefix, .len = routes[i].len };
 		struct rib_route_info best;

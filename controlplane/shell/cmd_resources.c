@@ -14,6 +14,7 @@
 #include "controlplane/shell/render.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
 
 /* Under AddressSanitizer its allocator, not glibc's, hands out the heap: ask it instead. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -102,20 +103,25 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 		uint64_t refused;
 	} tables[] = {
 		{ "routes", "[fib] routes", ns->routes_refused },
+		{ "ipv6 routes", "[fib6] max_routes", ns->routes6_refused },
 		{ "route alternates", "fixed", 0 },
 		{ "nexthops", "fixed", 0 },
 		{ "neighbours", "[neighbours] max", ns->neighs_refused },
 		{ "addresses", "fixed", ns->addrs_refused },
 	};
-	unsigned int used[5], limit[5], t;
+	unsigned int used[6], limit[6], t;
+	struct rib_counts c6, l6;
 
 	rib_counts(&c);
 	rib_limits(&l);
+	rib_counts6(&c6);
+	rib_limits6(&l6);
 	used[0] = c.routes[RIB_SRC_KERNEL] + c.routes[RIB_SRC_ADJACENCY], limit[0] = l.routes[RIB_SRC_KERNEL];
-	used[1] = c.alternates, limit[1] = l.alternates;
-	used[2] = c.nexthops, limit[2] = l.nexthops;
-	used[3] = c.neighbours, limit[3] = l.neighbours;
-	used[4] = c.addresses, limit[4] = l.addresses;
+	used[1] = c6.routes[RIB_SRC_KERNEL] + c6.routes[RIB_SRC_ADJACENCY], limit[1] = l6.routes[RIB_SRC_KERNEL];
+	used[2] = c.alternates + c6.alternates, limit[2] = l.alternates;
+	used[3] = c.nexthops, limit[3] = l.nexthops;
+	used[4] = c.neighbours, limit[4] = l.neighbours;
+	used[5] = c.addresses, limit[5] = l.addresses;
 	render_begin(&r, ctx);
 	process_memory_render(&r);
 	render_table_begin(&r, "pools", pool_cols, RTE_DIM(pool_cols), true);
@@ -143,6 +149,8 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 	render_object_end(&r);
 	render_uint(&r, "fib_bytes", NULL, dp_fib_memory());
 	render_text(&r, "\nFIB: %.1f MiB in its two copies\n", dp_fib_memory() / 1048576.0);
+	render_uint(&r, "fib6_bytes", NULL, dp_fib6_memory());
+	render_text(&r, "IPv6 FIB: %.1f MiB in its two copies\n", dp_fib6_memory() / 1048576.0);
 	render_end(&r);
 	return 0;
 }

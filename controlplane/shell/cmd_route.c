@@ -6,6 +6,7 @@
  * one and the static routes that are inactive are listed too, the neighbours' host routes are
  * not (show ip neighbors has them). JSON gives each route's fields and next hops as objects.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,9 @@ static char origin_code(const char *origin)
  * forwards an address. */
 struct route_filter {
 	bool on, longer;
+	uint8_t family;
 	uint32_t prefix;
+	uint8_t prefix6[16];
 	uint8_t len;
 };
 
@@ -74,6 +77,39 @@ static bool filter_takes(const struct route_filter *f, uint32_t prefix, uint8_t 
 	return len == f->len && prefix == (f->prefix & m);
 }
 
+/* Whether the first len bits of a and b are the same. */
+static bool same_bits6(const uint8_t *a, const uint8_t *b, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; len > 0; i++, len = len > 8 ? len - 8 : 0)
+		if ((a[i] ^ b[i]) & (uint8_t)(0xff00 >> (len >= 8 ? 8 : len)))
+			return false;
+	return true;
+}
+
+static bool filter_takes_route(const struct route_filter *f, const struct rib_route_info *ri)
+{
+	if (ri->family != AF_INET6)
+		return filter_takes(f, ri->prefix, ri->len);
+	if (!f->on)
+		return true;
+	if (f->longer)
+		return ri->len >= f->len && same_bits6(ri->prefix6, f->prefix6, f->len);
+	return ri->len == f->len && same_bits6(ri->prefix6, f->prefix6, 128);
+}
+
+static void fmt_prefix(const struct rib_route_info *ri, char *buf, size_t len)
+{
+	char text[INET6_ADDRSTRLEN];
+
+	if (ri->family == AF_INET6)
+		snprintf(buf, len, "%s/%u", inet_ntop(AF_INET6, ri->prefix6, text, sizeof(text)),
+			 ri->len);
+	else
+		snprintf(buf, len, IP4_FMT "/%u", IP4_ARGS(ri->prefix), ri->len);
+}
+
 /* nh's next hops: a group's members (one of weight w w times, side by side), else its one
  * hop, or none for a type without a port. */
 static unsigned int spec_hops(const struct rib_nh_spec *nh, const struct rib_hop **h)
@@ -84,7 +120,8 @@ static unsigned int spec_hops(const struct rib_nh_spec *nh, const struct rib_hop
 
 static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
 {
-	return a->port == b->port && a->gw == b->gw;
+	return a->port == b->port && rib_hop_is_v6(a) == rib_hop_is_v6(b) &&
+	       (rib_hop_is_v6(a) ? memcmp(a->gw6, b->gw6, 16) == 0 : a->gw == b->gw);
 }
 
 /* The weight of hop i of the n in h, or 0 when it stands before i: a hop is written once, at
@@ -127,18 +164,20 @@ static void nexthops_json(const struct rib_nh_spec *nh, char *buf, size_t len)
 {
 	const struct rib_hop *h;
 	unsigned int n = spec_hops(nh, &h), i, w, out = 0;
-	char gw[16];
+	char gw[INET6_ADDRSTRLEN];
 	size_t at;
+	bool has;
 
 	snprintf(buf, len, "[");
 	for (i = 0; i < n; i++) {
 		if ((w = hop_weight(h, n, i)) == 0)
 			continue;
-		cmd_fmt_ip(h[i].gw, gw, sizeof(gw));
+		rib_hop_gw_text(&h[i], gw, sizeof(gw));
+		has = rib_hop_has_gw(&h[i]);
 		at = strlen(buf);
 		snprintf(buf + at, len - at, "%s{\"gateway\": %s%s%s, \"interface\": \"%s\", \"weight\": %u}",
-			 out++ ? ", " : "", h[i].gw ? "\"" : "", h[i].gw ? gw : "null",
-			 h[i].gw ? "\"" : "", h[i].port < dp.nb_ports ? dp.ports[h[i].port].name : "",
+			 out++ ? ", " : "", has ? "\"" : "", has ? gw : "null",
+			 has ? "\"" : "", h[i].port < dp.nb_ports ? dp.ports[h[i].port].name : "",
 			 w);
 	}
 	at = strlen(buf);
@@ -151,7 +190,7 @@ static void hops_text(const struct rib_nh_spec *nh, bool fib, int indent, char *
 {
 	const struct rib_hop *h;
 	unsigned int n = spec_hops(nh, &h), i, w, out = 0;
-	char gw[16];
+	char gw[INET6_ADDRSTRLEN];
 	size_t at;
 
 	buf[0] = '\0';
@@ -162,12 +201,12 @@ static void hops_text(const struct rib_nh_spec *nh, bool fib, int indent, char *
 	for (i = 0; i < n; i++) {
 		if ((w = hop_weight(h, n, i)) == 0)
 			continue;
-		cmd_fmt_ip(h[i].gw, gw, sizeof(gw));
+		rib_hop_gw_text(&h[i], gw, sizeof(gw));
 		at = strlen(buf);
 		if (out++)
 			snprintf(buf + at, len - at, "\n  %c%*s", fib ? '*' : ' ', indent - 3, "");
 		at = strlen(buf);
-		if (h[i].gw)
+		if (rib_hop_has_gw(&h[i]))
 			snprintf(buf + at, len - at, "via %s, %s", gw, dp.ports[h[i].port].name);
 		else
 			snprintf(buf + at, len - at, "is directly connected, %s", dp.ports[h[i].port].name);
@@ -186,7 +225,7 @@ static unsigned int inactive_statics(struct render *r, const struct route_filter
 	unsigned int n = statics_routes(&st), i, h, found = 0;
 	char pfx[24], desc[512], line[700], gw[16], head[64];
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && f->family != AF_INET6; i++) {
 		if (st[i].active || st[i].type != RTN_UNICAST || !filter_takes(f, st[i].prefix, st[i].len))
 			continue;
 		if (found++, r == NULL)
@@ -211,18 +250,48 @@ static unsigned int inactive_statics(struct render *r, const struct route_filter
 
 /* The route that forwards ip: the longest in use the FIB holds, the neighbours' host routes
  * passed over (their connected subnet's route stands for them here). */
-static int route_to(uint32_t ip, struct rib_route_info *out)
+static int route_to(const struct route_filter *f, struct rib_route_info *out)
 {
 	int len;
 
-	for (len = 32; len >= 0; len--)
-		if (rib_route_get(ip, len, out) == 0 && !out->unplaced &&
-		    out->attrs.src != RIB_SRC_ADJACENCY)
+	for (len = f->family == AF_INET6 ? 128 : 32; len >= 0; len--)
+		if ((f->family == AF_INET6 ? rib_route6_get(f->prefix6, len, out) :
+					     rib_route_get(f->prefix, len, out)) == 0 &&
+		    !out->unplaced && out->attrs.src != RIB_SRC_ADJACENCY)
 			return 0;
 	return -ENETUNREACH;
 }
 
-static int cmd_show_ip_route(struct cmd_ctx *ctx)
+/* The filter show ip[v6] route's arguments ask for; 0 or the operator's error. */
+static int route_filter_parse(struct cmd_ctx *ctx, uint8_t family, struct route_filter *f)
+{
+	const char *only_arg = cmd_arg(ctx, "prefix"), *addr = cmd_arg(ctx, "address");
+	struct rib_route_info best;
+	int rc;
+
+	f->family = family;
+	f->longer = cmd_arg(ctx, "longer-prefixes") != NULL;
+	if (only_arg && (rc = family == AF_INET6 ?
+			 cmd_parse_prefix6(ctx, only_arg, f->prefix6, &f->len, false) :
+			 cmd_parse_prefix(ctx, only_arg, &f->prefix, &f->len, false)) < 0)
+		return rc;
+	if (addr != NULL) {
+		if (family == AF_INET6 ? inet_pton(AF_INET6, addr, f->prefix6) != 1 :
+					 cmd_parse_ip(addr, &f->prefix) < 0)
+			return cmd_error(ctx, -EINVAL, "%% '%s' is not an %s address", addr,
+					 family == AF_INET6 ? "IPv6" : "IPv4");
+		f->len = family == AF_INET6 ? 128 : 32;
+		if (route_to(f, &best) < 0)
+			return cmd_error(ctx, -ENOENT, "%% No route to %s", addr);
+		f->prefix = best.prefix;
+		memcpy(f->prefix6, best.prefix6, 16);
+		f->len = best.len;
+	}
+	f->on = only_arg != NULL || addr != NULL;
+	return 0;
+}
+
+static int show_routes(struct cmd_ctx *ctx, uint8_t family)
 {
 	static const struct render_col cols[] = {
 		{ "origin", NULL, "%-10s", R_STR }, { "prefix", NULL, "%-18s", R_STR },
@@ -232,33 +301,24 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 		{ "installed", NULL, "%s", R_BOOL }, { "selected", NULL, "%s", R_BOOL },
 		{ NULL, "", "%s", R_STR },
 	};
-	const char *only_arg = cmd_arg(ctx, "prefix"), *addr = cmd_arg(ctx, "address");
-	struct route_filter f = { .longer = cmd_arg(ctx, "longer-prefixes") != NULL };
-	struct rib_route_info *ri, best;
+	const char *only_arg = cmd_arg(ctx, "prefix");
+	struct route_filter f = { 0 };
+	struct rib_route_info *ri;
 	unsigned int n, i, shown = 0;
-	char pfx[24], desc[512], line[2400], down[96], hops[2048], text[2048], head[64];
+	char pfx[64], desc[1024], line[2400], down[96], hops[2048], text[2048], head[96];
 	struct render r;
 	int rc;
 
-	if (only_arg && (rc = cmd_parse_prefix(ctx, only_arg, &f.prefix, &f.len, false)) < 0)
+	if ((rc = route_filter_parse(ctx, family, &f)) < 0)
 		return rc;
-	if (addr != NULL) {
-		if (cmd_parse_ip(addr, &f.prefix) < 0)
-			return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", addr);
-		if (route_to(f.prefix, &best) < 0)
-			return cmd_error(ctx, -ENOENT, "%% No route to %s", addr);
-		f.prefix = best.prefix;
-		f.len = best.len;
-	}
-	f.on = only_arg != NULL || addr != NULL;
-	if ((rc = rib_routes_sorted(&ri, &n, true)) < 0)
+	if ((rc = rib_routes_sorted(family, &ri, &n, true)) < 0)
 		return cmd_error(ctx, rc, "%% Cannot list routes: %s", strerror(-rc));
 	for (i = 0; i < n && !shown; i++)
-		shown += ri[i].attrs.src != RIB_SRC_ADJACENCY && filter_takes(&f, ri[i].prefix, ri[i].len);
+		shown += ri[i].attrs.src != RIB_SRC_ADJACENCY && filter_takes_route(&f, &ri[i]);
 	if (f.on && !shown && !inactive_statics(NULL, &f)) {
 		free(ri);
 		return cmd_error(ctx, -ENOENT, "%% No route %s %s", f.longer ? "within" : "for",
-				 only_arg);
+				 only_arg ? only_arg : cmd_arg(ctx, "address"));
 	}
 	render_begin(&r, ctx);
 	if (!f.on)
@@ -269,9 +329,9 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 		bool fib = !ri[i].waiting && !ri[i].unplaced;
 		int at;
 
-		if (ri[i].attrs.src == RIB_SRC_ADJACENCY || !filter_takes(&f, ri[i].prefix, ri[i].len))
+		if (ri[i].attrs.src == RIB_SRC_ADJACENCY || !filter_takes_route(&f, &ri[i]))
 			continue;
-		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(ri[i].prefix), ri[i].len);
+		fmt_prefix(&ri[i], pfx, sizeof(pfx));
 		rib_nh_describe(&ri[i].nh, desc, sizeof(desc));
 		nexthops_json(&ri[i].nh, hops, sizeof(hops));
 		at = snprintf(head, sizeof(head), "%c%c%c %s [%u/0] ", origin_code(origin),
@@ -297,6 +357,16 @@ static int cmd_show_ip_route(struct cmd_ctx *ctx)
 	render_end(&r);
 	free(ri);
 	return 0;
+}
+
+static int cmd_show_ip_route(struct cmd_ctx *ctx)
+{
+	return show_routes(ctx, AF_INET);
+}
+
+static int cmd_show_ipv6_route(struct cmd_ctx *ctx)
+{
+	return show_routes(ctx, AF_INET6);
 }
 
 static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
@@ -341,5 +411,9 @@ const struct cmd_def cmd_route_table[] = {
 	{ CMD_MODE_EXEC, "show ip route address:A.B.C.D", "The route that forwards an address (longest match)", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route summary", "Route counts by type, nexthops, FIB memory", cmd_show_ip_route_summary, 0 },
+	{ CMD_MODE_EXEC, "show ipv6 route", "The IPv6 routing table", cmd_show_ipv6_route, 0 },
+	{ CMD_MODE_EXEC, "show ipv6 route prefix:X:X::X:X/M", "One IPv6 route", cmd_show_ipv6_route, 0 },
+	{ CMD_MODE_EXEC, "show ipv6 route address:X:X::X:X", "The IPv6 route that forwards an address (longest match)", cmd_show_ipv6_route, 0 },
+	{ CMD_MODE_EXEC, "show ipv6 route prefix:X:X::X:X/M longer-prefixes", "IPv6 routes within a prefix", cmd_show_ipv6_route, 0 },
 	{ 0 },
 };

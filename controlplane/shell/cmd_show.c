@@ -507,6 +507,7 @@ static int cmd_show_netlink(struct cmd_ctx *ctx)
 	render_uint(&r, "routes_skipped", "routes not mirrored %lu (other tables, not via a port)\n",
 		    s->routes_skipped);
 	render_uint(&r, "routes_refused", "refused for a full table: routes %lu, ", s->routes_refused);
+	render_uint(&r, "routes6_refused", "IPv6 routes %lu, ", s->routes6_refused);
 	render_uint(&r, "neighbors_refused", "neighbours %lu, ", s->neighs_refused);
 	render_uint(&r, "addresses_refused", "addresses %lu\n", s->addrs_refused);
 	render_uint(&r, "resyncs", "resyncs %lu ", s->resyncs);

@@ -18,6 +18,8 @@ static const struct {
 	{ "IFNAME.VLAN", TOK_SUBIF, "A new sub-interface: port.VLAN id (dp0.100)" },
 	{ "A.B.C.D", TOK_IPV4, "IPv4 address" },
 	{ "A.B.C.D/M", TOK_PREFIX, "IPv4 prefix" },
+	{ "X:X::X:X", TOK_IPV6, "IPv6 address" },
+	{ "X:X::X:X/M", TOK_PREFIX6, "IPv6 prefix" },
 	{ "MAC", TOK_MAC, "MAC address (aa:bb:cc:dd:ee:ff)" },
 	{ "NUMBER", TOK_NUMBER, "Number" },
 	{ "WORD", TOK_WORD, "A word" },

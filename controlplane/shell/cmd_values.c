@@ -35,6 +35,57 @@ bool cmd_value_is_prefix(const char *w)
 	return cmd_value_is_ipv4(buf) && *end == '\0' && slash[1] != '\0' && len >= 0 && len <= 32;
 }
 
+bool cmd_value_is_ipv6(const char *w)
+{
+	struct in6_addr a;
+
+	return inet_pton(AF_INET6, w, &a) == 1;
+}
+
+/* Splits X/M into the address and a length of at most max; false when it is not that. */
+static bool split_prefix(const char *w, char *addr, size_t size, long max, long *len)
+{
+	char *slash, *end;
+
+	if (strlen(w) >= size)
+		return false;
+	strcpy(addr, w);
+	slash = strchr(addr, '/');
+	if (slash == NULL || slash[1] == '\0')
+		return false;
+	*slash = '\0';
+	*len = strtol(slash + 1, &end, 10);
+	return *end == '\0' && *len >= 0 && *len <= max;
+}
+
+bool cmd_value_is_prefix6(const char *w)
+{
+	char buf[INET6_ADDRSTRLEN + 8];
+	long len;
+
+	return split_prefix(w, buf, sizeof(buf), 128, &len) && cmd_value_is_ipv6(buf);
+}
+
+int cmd_parse_prefix6(struct cmd_ctx *ctx, const char *s, uint8_t ip6[16], uint8_t *len, bool exact)
+{
+	char buf[INET6_ADDRSTRLEN + 8], net[INET6_ADDRSTRLEN];
+	uint8_t masked[16];
+	unsigned int i, l;
+	long n;
+
+	if (!split_prefix(s, buf, sizeof(buf), 128, &n) || inet_pton(AF_INET6, buf, ip6) != 1)
+		return cmd_error(ctx, -EINVAL, "%% Invalid prefix '%s': expected X:X::X:X/M with M from 0 to 128", s);
+	*len = n;
+	for (i = 0, l = n; i < 16; i++, l = l > 8 ? l - 8 : 0)
+		masked[i] = l >= 8 ? ip6[i] : ip6[i] & (uint8_t)(0xff00 >> l);
+	if (exact && memcmp(masked, ip6, 16) != 0) {
+		inet_ntop(AF_INET6, masked, net, sizeof(net));
+		return cmd_error(ctx, -EINVAL, "%% Prefix %s has host bits set; did you mean %s/%u?", s,
+				 net, *len);
+	}
+	return 0;
+}
+
 bool cmd_value_is_mac(const char *w)
 {
 	struct rte_ether_addr a;

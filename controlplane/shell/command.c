@@ -25,6 +25,8 @@ bool cmd_value_ok(enum tok_kind k, const char *w)
 	switch (k) {
 	case TOK_IPV4: return cmd_value_is_ipv4(w);
 	case TOK_PREFIX: return cmd_value_is_prefix(w);
+	case TOK_IPV6: return cmd_value_is_ipv6(w);
+	case TOK_PREFIX6: return cmd_value_is_prefix6(w);
 	case TOK_MAC: return cmd_value_is_mac(w);
 	case TOK_NUMBER: return cmd_value_is_number(w);
 	case TOK_IFNAME: return cmd_ifname_exists(w);

@@ -144,6 +144,10 @@ int cmd_error(struct cmd_ctx *ctx, int rc, const char *fmt, ...)
  * most 10 digits; and, for handlers, IPv4 values parsed and printed (host order). */
 bool cmd_value_is_ipv4(const char *w);
 bool cmd_value_is_prefix(const char *w);
+bool cmd_value_is_ipv6(const char *w);
+bool cmd_value_is_prefix6(const char *w);
+/* An IPv6 prefix X:X::X:X/M; exact: refused with host bits set (the error is the operator's). */
+int cmd_parse_prefix6(struct cmd_ctx *ctx, const char *s, uint8_t ip6[16], uint8_t *len, bool exact);
 bool cmd_value_is_mac(const char *w);
 bool cmd_value_is_number(const char *w);
 int cmd_parse_prefix(struct cmd_ctx *ctx, const char *s, uint32_t *ip, uint8_t *len, bool exact);

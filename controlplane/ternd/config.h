@@ -69,6 +69,7 @@ struct tern_config {
 	unsigned int mbufs;	/* per NUMA socket */
 	unsigned int mbuf_cache;
 	unsigned int fib_routes;	/* FIB capacity */
+	unsigned int fib6_routes;	/* [fib6] max_routes: the IPv6 FIB's capacity */
 	unsigned int max_neighbours;	/* [neighbours] max: the RIB's neighbour table */
 	bool memif_accept_unsealed;	/* [memif] peer_memory = any */
 	unsigned int netlink_rcvbuf;	/* bytes */

@@ -33,6 +33,7 @@ const struct config_section config_sections[] = {
 	{ "worker", "N", "A forwarding worker pinned on lcore N (not the main lcore). Every rx queue of every port is polled by exactly one worker." },
 	{ "mempool", NULL, "Packet buffers, per NUMA socket with ports." },
 	{ "fib", NULL, "The forwarding table." },
+	{ "fib6", NULL, "The IPv6 forwarding table." },
 	{ "neighbours", NULL, "The neighbours mirrored from the kernel." },
 	{ "memif", NULL, "What a memif server port accepts from its peers." },
 	{ "netlink", NULL, "The kernel mirror." },
@@ -93,6 +94,8 @@ const struct config_key config_keys[] = {
 
 	{ "fib", "routes", CFG_UINT, 1024, 1u << 24, "2097152", NULL, CFG(fib_routes),
 	  "the FIB's capacity in routes (an Internet table is about 1M).", NULL },
+	{ "fib6", "max_routes", CFG_UINT, 1024, 1u << 20, "262144", NULL, CFG(fib6_routes),
+	  "the IPv6 FIB's capacity in routes (an IPv6 Internet table is about 220 000). Its two copies take 128 MiB, and about 2.6 KiB a route (show memory).", NULL },
 
 	{ "neighbours", "max", CFG_UINT, 1024, 1u << 20, "65536", NULL, CFG(max_neighbours),
 	  "neighbours mirrored from the kernel; beyond it a neighbour is refused and counted (show memory, show netlink).", NULL },

@@ -36,6 +36,7 @@
 #include "dataplane/l2/bond.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
@@ -219,10 +220,18 @@ static int dataplane_start(char *err, size_t errlen)
 			 cfg.fib_routes, strerror(-rc));
 		return rc;
 	}
-	rc = rib_init(cfg.fib_routes, cfg.max_neighbours);
+	rc = dp_fib6_init(cfg.fib6_routes, rte_socket_id());
 	if (rc < 0) {
-		snprintf(err, errlen, "cannot create the route table for %u routes: %s", cfg.fib_routes,
-			 strerror(-rc));
+		snprintf(err, errlen, "cannot create an IPv6 FIB for %u routes: %s (hugepages too few? see [fib6] max_routes)",
+			 cfg.fib6_routes, strerror(-rc));
+		return rc;
+	}
+	rc = rib_init(cfg.fib_routes, cfg.max_neighbours);
+	if (rc == 0)
+		rc = rib_init6(cfg.fib6_routes);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot create the route tables for %u IPv4 and %u IPv6 routes: %s",
+			 cfg.fib_routes, cfg.fib6_routes, strerror(-rc));
 		return rc;
 	}
 	rib_set_tables(cfg.tables, cfg.nb_tables);	/* checked by the configuration's parser */
@@ -291,7 +300,10 @@ static int dataplane_start(char *err, size_t errlen)
 /* After the kernel's tables are in: until then the first worker's lcore reads the route dump. */
 static int dataplane_go(char *err, size_t errlen)
 {
-	int rc = dp_workers_start(err, errlen);
+	int rc;
+
+	dp_ip6_forwarding = 1;	/* the IPv6 FIB holds the kernel's routes now */
+	rc = dp_workers_start(err, errlen);
 
 	return rc < 0 ? rc : kni_start(cfg.exception_idle_ms, err, errlen);
 }
@@ -318,16 +330,26 @@ static void config_store_open(void)
 	}
 }
 
-/* The kernel forwards what the dataplane punts for an unresolved next hop. */
+/* The kernel forwards what the dataplane punts for an unresolved next hop, of either family. */
 static void kernel_forwarding_enable(void)
 {
-	FILE *f = fopen("/proc/sys/net/ipv4/ip_forward", "we");
+	static const struct {
+		const char *path, *family;
+	} knobs[] = {
+		{ "/proc/sys/net/ipv4/ip_forward", "IPv4" },
+		{ "/proc/sys/net/ipv6/conf/all/forwarding", "IPv6" },
+	};
+	unsigned int i;
 
-	if (f == NULL || fputs("1\n", f) < 0)
-		TERN_LOG(main, WARNING, "cannot enable IPv4 forwarding in the kernel: %s; packets to unresolved next hops will be lost",
-			 strerror(errno));
-	if (f != NULL)
-		fclose(f);
+	for (i = 0; i < RTE_DIM(knobs); i++) {
+		FILE *f = fopen(knobs[i].path, "we");
+
+		if (f == NULL || fputs("1\n", f) < 0)
+			TERN_LOG(main, WARNING, "cannot enable %s forwarding in the kernel: %s; packets to unresolved next hops will be lost",
+				 knobs[i].family, strerror(errno));
+		if (f != NULL)
+			fclose(f);
+	}
 }
 
 static void tick(void)

@@ -325,6 +325,8 @@ static void switch_copies(void)
 
 int dp_fib6_stage(struct dp_fib6_op *ops, unsigned int n)
 {
+	if (routes == NULL)
+		return n ? -ENODEV : 0;	/* no IPv6 FIB was made */
 	if (!staging) {
 		dp_fib6_settle();
 		staging = true;
@@ -346,6 +348,11 @@ int dp_fib6_apply(struct dp_fib6_op *ops, unsigned int n)
 
 	if (n == 0)
 		return 0;
+	if (routes == NULL) {
+		for (rc = 0; rc < (int)n; rc++)
+			ops[rc].refused = 1;
+		return -ENODEV;
+	}
 	if (staging)
 		return dp_fib6_stage(ops, n);
 	dp_fib6_settle();	/* the standby first gets what it lacks */
@@ -376,7 +383,7 @@ bool dp_fib6_route(const uint8_t prefix[16], uint8_t depth, uint32_t *nh)
 	struct route_key k;
 	uint32_t v;
 
-	if (depth > 128)
+	if (depth > 128 || routes == NULL)
 		return false;
 	if (depth == 0) {	/* the copy the last change went to */
 		v = dp_fib6_default[dp_fib6_active_idx ^ staging];
@@ -392,8 +399,25 @@ bool dp_fib6_route(const uint8_t prefix[16], uint8_t depth, uint32_t *nh)
 	return true;
 }
 
+bool dp_fib6_fits(const uint8_t prefix[16], uint8_t depth)
+{
+	uint8_t p[16];
+
+	if (depth > 128 || routes == NULL)
+		return false;
+	if (depth == 0 || dp_fib6_route(prefix, depth, NULL))
+		return true;
+	memcpy(p, prefix, 16);
+	mask(p, depth);
+	/* the copy the last change went to */
+	return nb_routes < max_routes_ &&
+	       fib6_copy_fits(&copies[dp_fib6_active_idx ^ staging], p, depth);
+}
+
 uint32_t dp_fib6_lookup(const uint8_t ip[16])
 {
+	if (routes == NULL)
+		return 0;
 	return dp_fib6_lookup_in(dp_fib6_active_index(), ip);
 }
 

@@ -63,6 +63,8 @@ int dp_fib6_add(const uint8_t prefix[16], uint8_t depth, uint32_t nh);
 int dp_fib6_del(const uint8_t prefix[16], uint8_t depth);
 /* Whether the FIB holds the route prefix/depth, and its next hop in *nh (nh may be NULL). */
 bool dp_fib6_route(const uint8_t prefix[16], uint8_t depth, uint32_t *nh);
+/* Whether a route prefix/depth would find room now (it may be there already). */
+bool dp_fib6_fits(const uint8_t prefix[16], uint8_t depth);
 uint32_t dp_fib6_lookup(const uint8_t ip[16]);
 unsigned int dp_fib6_routes(void);
 /* Groups in use in the copy the last change went to, and of those there are. */

@@ -24,9 +24,9 @@ static void tables_fill(void)
 {
 	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
 				     .table = RT_TABLE_MAIN };
-	struct rib_nh_spec gw = { .type = RIB_NH_GATEWAY, .hop = { 1, 0xc6120102 } };
+	struct rib_nh_spec gw = { .type = RIB_NH_GATEWAY, .hop = { .port = 1, .gw = 0xc6120102 } };
 	struct rib_nh_spec ecmp = { .type = RIB_NH_GROUP, .nb_members = 2,
-				    .members = { { 0, 0xc6120002 }, { 1, 0xc6120102 } } };
+				    .members = { { .port = 0, .gw = 0xc6120002 }, { .port = 1, .gw = 0xc6120102 } } };
 	struct rib_nh_spec drop = { .type = RIB_NH_BLACKHOLE };
 	struct rte_ether_addr mac = { { 0x02, 0, 0, 0, 0, 0x22 } };
 

@@ -14,8 +14,13 @@ static int check_one(const struct nlmsghdr *nlh, void *data)
 
 	if (nl_parse(nlh, &m) < 0)
 		return 0;
-	if (m.kind == NL_ROUTE && (m.route.nb_paths > NL_MAX_PATHS || m.route.len > 32))
+	if (m.kind == NL_ROUTE && (m.route.nb_paths > NL_MAX_PATHS ||
+				   (m.route.family == AF_INET6 ? m.route.len > 128 :
+				    m.route.family != AF_INET || m.route.len > 32)))
 		__builtin_trap();
+	for (unsigned int i = 0; m.kind == NL_ROUTE && i < m.route.nb_paths; i++)
+		if (m.route.paths[i].gw_family != 0 && m.route.paths[i].gw_family != AF_INET6)
+			__builtin_trap();
 	if (m.kind == NL_ADDR && (m.addr.family == AF_INET6 ? m.addr.len > 128 :
 				  m.addr.family != AF_INET || m.addr.len > 32))
 		__builtin_trap();

@@ -99,6 +99,8 @@ write_tap_config() {	# NPORTS [extra lines]
 		echo "mbufs = 8192"
 		echo "[fib]"
 		echo "routes = ${T_FIB_ROUTES:-65536}"
+		echo "[fib6]"
+		echo "max_routes = ${T_FIB6_ROUTES:-4096}"
 		echo "[api]"
 		echo "socket = $T_SOCK"
 		echo "mode = ${T_SOCK_MODE:-0660}"

@@ -39,6 +39,8 @@ bond_conf() {
 		echo "mbufs = 8192"
 		echo "[fib]"
 		echo "routes = 4096"
+		echo "[fib6]"
+		echo "max_routes = 4096"
 		echo "[exception]"
 		echo "idle_sleep_max_ms = 8"
 		echo "[api]"

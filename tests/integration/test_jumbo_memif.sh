@@ -24,6 +24,8 @@ rx = m0:0
 mbufs = 4096
 [fib]
 routes = 4096
+[fib6]
+max_routes = 4096
 [exception]
 idle_sleep_max_ms = 8
 [api]

@@ -52,6 +52,8 @@ check "show memory gives each table's use, limit and refusals" \
 	json_true 'all(k in j["tables"] for k in ("routes", "nexthops", "neighbours", "addresses", "route alternates"))' <<<"$mem"
 check "the route limit is the configuration's [fib] routes (65536)" \
 	[ "$(json_field 'j["tables"]["routes"]["limit"]' <<<"$mem")" = 65536 ]
+check "the IPv6 route limit is [fib6] max_routes (4096), and both FIBs' memory is counted" \
+	json_true 'j["tables"]["ipv6 routes"]["limit"] == 4096 and j["fib_bytes"] > 0 and j["fib6_bytes"] > 128 << 20' <<<"$mem"
 check "show memory gives the process's resident memory and both heaps" \
 	json_true 'j["process"]["rss_kb"] > 1000 and j["process"]["rss_peak_kb"] >= j["process"]["rss_kb"] and j["process"]["heap_in_use"] > 0 and j["process"]["dpdk_in_use"] > 0' <<<"$mem"
 check "show memory (text) names where each limit comes from" grep -q "\[fib\] routes" <<<"$(tern_cli -c "show memory")"

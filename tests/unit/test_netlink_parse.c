@@ -167,6 +167,111 @@ static void test_a_route_names_its_nexthop_object(void **state)
 	assert_int_equal(m.route.nb_paths, 0);
 }
 
+/* An RTM_NEWROUTE of family fam, dst_len bits of dst (dlen bytes), in the main table. */
+static struct nlmsghdr *route_msg(char *buf, uint8_t fam, uint8_t dst_len, const void *dst,
+				  size_t dlen)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct rtmsg *rtm;
+
+	nlh->nlmsg_type = RTM_NEWROUTE;
+	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
+	rtm->rtm_family = fam;
+	rtm->rtm_dst_len = dst_len;
+	rtm->rtm_table = RT_TABLE_MAIN;
+	rtm->rtm_type = RTN_UNICAST;
+	mnl_attr_put(nlh, RTA_DST, dlen, dst);
+	return nlh;
+}
+
+/* IPv6 routes: 16-byte prefixes and gateways, one hop or several; lengths past 128 and
+ * addresses of the wrong size refused. */
+static void test_ipv6_routes(void **state)
+{
+	static const uint8_t pfx[16] = { 0x20, 0x01, 0x0d, 0xb8, 0, 1 };
+	static const uint8_t gw[16] = { 0xfe, 0x80, [15] = 1 }, gw2[16] = { 0xfe, 0x80, [15] = 2 };
+	char buf[512];
+	struct nlmsghdr *nlh;
+	struct nlattr *mp;
+	struct rtnexthop *rtnh;
+	struct nl_msg m;
+	int i;
+
+	(void)state;
+	nlh = route_msg(buf, AF_INET6, 48, pfx, 16);
+	mnl_attr_put_u32(nlh, RTA_OIF, 7);
+	mnl_attr_put(nlh, RTA_GATEWAY, 16, gw);
+	mnl_attr_put_u32(nlh, RTA_PRIORITY, 1024);
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_int_equal(m.kind, NL_ROUTE);
+	assert_int_equal(m.route.family, AF_INET6);
+	assert_int_equal(m.route.len, 48);
+	assert_memory_equal(m.route.prefix6, pfx, 16);
+	assert_int_equal(m.route.priority, 1024);
+	assert_int_equal(m.route.nb_paths, 1);
+	assert_int_equal(m.route.paths[0].ifindex, 7);
+	assert_int_equal(m.route.paths[0].gw_family, AF_INET6);
+	assert_memory_equal(m.route.paths[0].gw6, gw, 16);
+	/* two hops, each its gateway */
+	nlh = route_msg(buf, AF_INET6, 48, pfx, 16);
+	mp = mnl_attr_nest_start(nlh, RTA_MULTIPATH);
+	for (i = 0; i < 2; i++) {
+		rtnh = mnl_nlmsg_get_payload_tail(nlh);
+		mnl_attr_nest_start(nlh, 0);	/* room for the rtnexthop, filled below */
+		nlh->nlmsg_len -= sizeof(struct nlattr);
+		nlh->nlmsg_len += RTNH_ALIGN(sizeof(*rtnh));
+		rtnh->rtnh_ifindex = 7 + i;
+		rtnh->rtnh_hops = i;
+		rtnh->rtnh_flags = 0;
+		mnl_attr_put(nlh, RTA_GATEWAY, 16, i ? gw2 : gw);
+		rtnh->rtnh_len = (char *)mnl_nlmsg_get_payload_tail(nlh) - (char *)rtnh;
+	}
+	mnl_attr_nest_end(nlh, mp);
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_int_equal(m.route.nb_paths, 2);
+	assert_memory_equal(m.route.paths[1].gw6, gw2, 16);
+	assert_int_equal(m.route.paths[1].ifindex, 8);
+	assert_int_equal(m.route.paths[1].weight, 2);
+	/* a length past 128, a prefix or a gateway of the wrong size */
+	nlh = route_msg(buf, AF_INET6, 129, pfx, 16);
+	assert_int_equal(nl_parse(nlh, &m), -EBADMSG);
+	nlh = route_msg(buf, AF_INET6, 48, pfx, 4);
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+	nlh = route_msg(buf, AF_INET6, 48, pfx, 16);
+	mnl_attr_put(nlh, RTA_GATEWAY, 4, gw);
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+}
+
+/* RFC 8950: an IPv4 route whose gateway is IPv6 names it with RTA_VIA. */
+static void test_an_ipv4_route_via_an_ipv6_gateway(void **state)
+{
+	static const uint8_t gw[16] = { 0xfe, 0x80, [15] = 1 };
+	uint32_t dst = htonl(0xc6130700);
+	char buf[512], via[sizeof(struct rtvia) + 16];
+	struct rtvia *v = (struct rtvia *)via;
+	struct nlmsghdr *nlh;
+	struct nl_msg m;
+
+	(void)state;
+	v->rtvia_family = AF_INET6;
+	memcpy(v->rtvia_addr, gw, 16);
+	nlh = route_msg(buf, AF_INET, 24, &dst, 4);
+	mnl_attr_put_u32(nlh, RTA_OIF, 7);
+	mnl_attr_put(nlh, RTA_VIA, sizeof(via), via);
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_int_equal(m.route.family, AF_INET);
+	assert_int_equal(m.route.prefix, 0xc6130700);
+	assert_int_equal(m.route.paths[0].gw_family, AF_INET6);
+	assert_memory_equal(m.route.paths[0].gw6, gw, 16);
+	/* an address of the wrong size for its family */
+	nlh = route_msg(buf, AF_INET, 24, &dst, 4);
+	mnl_attr_put(nlh, RTA_VIA, sizeof(struct rtvia) + 4, via);
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+	nlh = route_msg(buf, AF_INET, 24, &dst, 4);
+	mnl_attr_put(nlh, RTA_VIA, 1, via);
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+}
+
 /* An RTM_NEWNEIGH of family fam for dst (dst_len bytes) on ifindex 7, with a MAC. */
 static struct nlmsghdr *neigh_msg(char *buf, uint8_t fam, const void *dst, size_t dst_len)
 {
@@ -262,6 +367,8 @@ int main(void)
 		cmocka_unit_test(test_a_route_names_its_nexthop_object),
 		cmocka_unit_test(test_neighbours_of_both_families),
 		cmocka_unit_test(test_ipv6_addresses),
+		cmocka_unit_test(test_ipv6_routes),
+		cmocka_unit_test(test_an_ipv4_route_via_an_ipv6_gateway),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,7 +39,7 @@
 
 static struct rib_nh_spec via(uint32_t last_octet)
 {
-	return (struct rib_nh_spec){ .type = RIB_NH_GATEWAY, .hop = { 0, 0xc6120000u | last_octet } };
+	return (struct rib_nh_spec){ .type = RIB_NH_GATEWAY, .hop = { .port = 0, .gw = 0xc6120000u | last_octet } };
 }
 
 static int add(uint32_t table, uint32_t metric, struct rib_nh_spec nh, enum rib_add_mode mode)
@@ -470,7 +470,7 @@ static void test_members_replaced_in_place_outlive_the_readers_of_the_group(void
 	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
 				     .table = RT_TABLE_MAIN };
 	struct rib_nh_spec g = { .type = RIB_NH_GROUP, .knh = 9, .nb_members = 2,
-				 .members = { { 0, 0xc6120050u }, { 0, 0xc6120051u } } };
+				 .members = { { .port = 0, .gw = 0xc6120050u }, { .port = 0, .gw = 0xc6120051u } } };
 	struct rib_nh_spec g2 = g;
 	const uint32_t y = 0xc6130900u;	/* 198.19.9.0/24 */
 	uint32_t old_member;
@@ -508,7 +508,7 @@ static void test_a_group_that_failed_to_publish_is_not_found_again(void **state)
 	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
 				     .table = RT_TABLE_MAIN };
 	struct rib_nh_spec g = { .type = RIB_NH_GROUP, .nb_members = 2,
-				 .members = { { 0, 0xc6120058u }, { 0, 0xc6120059u } } };
+				 .members = { { .port = 0, .gw = 0xc6120058u }, { .port = 0, .gw = 0xc6120059u } } };
 	const uint32_t z = 0xc6130a00u;	/* 198.19.10.0/24, and .11.0/24 holding the members */
 	unsigned int n, i;
 	int rc;
@@ -760,7 +760,7 @@ static void counts_by_walk(struct rib_counts *w)
 	unsigned int n, i;
 
 	memset(w, 0, sizeof(*w));
-	assert_int_equal(rib_routes_sorted(&ri, &n, false), 0);
+	assert_int_equal(rib_routes_sorted(AF_INET, &ri, &n, false), 0);
 	for (i = 0; i < n; i++) {
 		w->routes[ri[i].attrs.src]++;
 		w->by_type[ri[i].nh.type]++;
@@ -774,7 +774,7 @@ static void counts_by_walk(struct rib_counts *w)
 static void test_the_summarys_counts_follow_every_change(void **state)
 {
 	static const uint32_t tbl[] = { RT_TABLE_MAIN, T_EXTRA };
-	struct rib_nh_spec obj = { .type = RIB_NH_GATEWAY, .knh = 7, .hop = { 0, 0xc6120009u } };
+	struct rib_nh_spec obj = { .type = RIB_NH_GATEWAY, .knh = 7, .hop = { .port = 0, .gw = 0xc6120009u } };
 	struct rib_nh_spec black = { .type = RIB_NH_BLACKHOLE, .knh = 7 };
 	struct rib_counts c, w, before;
 	unsigned int step, seed = 7, t;
@@ -805,7 +805,7 @@ static void test_the_summarys_counts_follow_every_change(void **state)
 			break;
 		case 5:	/* a neighbour's adjacency, and a kernel host route over it and gone again */
 			rib_route_add(prefix | 1, 32, &adj, &(struct rib_nh_spec){ .type = RIB_NH_GATEWAY,
-				      .hop = { 0, prefix | 1 } }, RIB_ADD_REPLACE);
+				      .hop = { .port = 0, .gw = prefix | 1 } }, RIB_ADD_REPLACE);
 			if (rand_r(&seed) % 2)
 				rib_route_add(prefix | 1, 32, &a, &nh, RIB_ADD_REPLACE);
 			else

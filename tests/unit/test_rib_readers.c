@@ -39,7 +39,7 @@
 /* X's gateways are 198.18.0.100 .. 149, Y's 198.18.0.150 .. 199. */
 static struct rib_nh_spec via(uint32_t last_octet)
 {
-	return (struct rib_nh_spec){ .type = RIB_NH_GATEWAY, .hop = { 0, 0xc6120000u | last_octet } };
+	return (struct rib_nh_spec){ .type = RIB_NH_GATEWAY, .hop = { .port = 0, .gw = 0xc6120000u | last_octet } };
 }
 
 static bool x_gateway(const struct dp_nexthop *n)
@@ -188,8 +188,8 @@ static void test_ecmp_members_replaced_in_place_under_a_reader(void **state)
 	struct rib_nh_spec g = { .type = RIB_NH_GROUP, .knh = 9, .nb_members = 2 }, nh;
 	unsigned int r;
 
-	g.members[0] = (struct rib_hop){ 0, 0xc6120000u | 100 };
-	g.members[1] = (struct rib_hop){ 0, 0xc6120000u | 101 };
+	g.members[0] = (struct rib_hop){ .port = 0, .gw = 0xc6120000u | 100 };
+	g.members[1] = (struct rib_hop){ .port = 0, .gw = 0xc6120000u | 101 };
 	route(X, false, &g);
 	nh = via(150);
 	route(Y, false, &nh);
