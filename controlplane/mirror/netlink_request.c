@@ -67,8 +67,43 @@ int nlr_addr(bool add, uint32_t ifindex, uint32_t ip, uint8_t len)
 	return transact(nlh);
 }
 
+int nlr_addr6(bool add, uint32_t ifindex, const uint8_t ip6[16], uint8_t len)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifaddrmsg *ifa;
+
+	nlh->nlmsg_type = add ? RTM_NEWADDR : RTM_DELADDR;
+	nlh->nlmsg_flags = add ? NLM_F_CREATE | NLM_F_EXCL : 0;
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = AF_INET6;
+	ifa->ifa_prefixlen = len;
+	ifa->ifa_scope = RT_SCOPE_UNIVERSE;
+	ifa->ifa_index = ifindex;
+	/* Duplicate Address Detection as the kernel does it: tentative until it is over */
+	mnl_attr_put(nlh, IFA_LOCAL, 16, ip6);
+	mnl_attr_put(nlh, IFA_ADDRESS, 16, ip6);
+	return transact(nlh);
+}
+
+static void put_addr(struct nlmsghdr *nlh, uint16_t type, uint8_t family, uint32_t ip,
+		     const uint8_t *ip6)
+{
+	if (family == AF_INET6)
+		mnl_attr_put(nlh, type, 16, ip6);
+	else
+		mnl_attr_put_u32(nlh, type, htonl(ip));
+}
+
+static bool hop_has_gw(const struct nlr_hop *h)
+{
+	static const uint8_t none[16];
+
+	return h->family == AF_INET6 ? memcmp(h->gw6, none, 16) != 0 : h->gw != 0;
+}
+
 /* The head of a static route request in the main table: header, rtmsg, RTA_DST, RTA_PRIORITY. */
-static struct nlmsghdr *static_route_msg(char *buf, bool add, uint32_t prefix, uint8_t len,
+static struct nlmsghdr *static_route_msg(char *buf, bool add, const struct nlr_prefix *p,
 					 uint8_t type, uint8_t scope, uint32_t metric)
 {
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -77,34 +112,60 @@ static struct nlmsghdr *static_route_msg(char *buf, bool add, uint32_t prefix, u
 	nlh->nlmsg_type = add ? RTM_NEWROUTE : RTM_DELROUTE;
 	nlh->nlmsg_flags = add ? NLM_F_CREATE | NLM_F_REPLACE : 0;
 	rtm = mnl_nlmsg_put_extra_header(nlh, sizeof(*rtm));
-	rtm->rtm_family = AF_INET;
-	rtm->rtm_dst_len = len;
+	rtm->rtm_family = p->family;
+	rtm->rtm_dst_len = p->len;
 	rtm->rtm_table = RT_TABLE_MAIN;
 	rtm->rtm_protocol = RTPROT_STATIC;
 	rtm->rtm_type = type;
 	rtm->rtm_scope = scope;
-	mnl_attr_put_u32(nlh, RTA_DST, htonl(prefix));
+	put_addr(nlh, RTA_DST, p->family, p->prefix, p->prefix6);
 	if (metric)
 		mnl_attr_put_u32(nlh, RTA_PRIORITY, metric);
 	return nlh;
 }
 
-int nlr_route(bool add, uint32_t prefix, uint8_t len, uint8_t type, uint32_t gw, uint32_t ifindex,
+/* A hop's gateway: RTA_GATEWAY of the route's family, or RTA_VIA of the other's. */
+static void put_gateway(struct nlmsghdr *nlh, uint8_t route_family, const struct nlr_hop *h)
+{
+	char via[sizeof(struct rtvia) + 16];
+	struct rtvia *v = (struct rtvia *)via;
+
+	if (!hop_has_gw(h))
+		return;
+	if ((h->family == AF_INET6) == (route_family == AF_INET6)) {
+		put_addr(nlh, RTA_GATEWAY, route_family, h->gw, h->gw6);
+		return;
+	}
+	v->rtvia_family = h->family == AF_INET6 ? AF_INET6 : AF_INET;
+	if (h->family == AF_INET6) {
+		memcpy(v->rtvia_addr, h->gw6, 16);
+		mnl_attr_put(nlh, RTA_VIA, sizeof(*v) + 16, via);
+	} else {
+		uint32_t be = htonl(h->gw);
+
+		memcpy(v->rtvia_addr, &be, 4);
+		mnl_attr_put(nlh, RTA_VIA, sizeof(*v) + 4, via);
+	}
+}
+
+int nlr_route(bool add, const struct nlr_prefix *p, uint8_t type, const struct nlr_hop *hop,
 	      uint32_t metric)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	uint8_t scope = !add ? RT_SCOPE_NOWHERE :
-			type == RTN_UNICAST && gw == 0 ? RT_SCOPE_LINK : RT_SCOPE_UNIVERSE;
-	struct nlmsghdr *nlh = static_route_msg(buf, add, prefix, len, type, scope, metric);
+			type == RTN_UNICAST && hop != NULL && !hop_has_gw(hop) ? RT_SCOPE_LINK :
+			RT_SCOPE_UNIVERSE;
+	struct nlmsghdr *nlh = static_route_msg(buf, add, p, type, scope, metric);
 
-	if (gw)
-		mnl_attr_put_u32(nlh, RTA_GATEWAY, htonl(gw));
-	if (ifindex)
-		mnl_attr_put_u32(nlh, RTA_OIF, ifindex);
+	if (hop != NULL) {
+		put_gateway(nlh, p->family, hop);
+		if (hop->ifindex)
+			mnl_attr_put_u32(nlh, RTA_OIF, hop->ifindex);
+	}
 	return transact(nlh);
 }
 
-int nlr_route_group(uint32_t prefix, uint8_t len, uint32_t metric, const struct nlr_hop *hops,
+int nlr_route_group(const struct nlr_prefix *p, uint32_t metric, const struct nlr_hop *hops,
 		    unsigned int n)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
@@ -114,7 +175,7 @@ int nlr_route_group(uint32_t prefix, uint8_t len, uint32_t metric, const struct 
 
 	if (n == 0 || n > 256)
 		return -EINVAL;
-	nlh = static_route_msg(buf, true, prefix, len, RTN_UNICAST, RT_SCOPE_UNIVERSE, metric);
+	nlh = static_route_msg(buf, true, p, RTN_UNICAST, RT_SCOPE_UNIVERSE, metric);
 	mp = mnl_attr_nest_start(nlh, RTA_MULTIPATH);
 	for (i = 0; i < n; i++) {
 		struct rtnexthop *rtnh = mnl_nlmsg_get_payload_tail(nlh);
@@ -123,15 +184,15 @@ int nlr_route_group(uint32_t prefix, uint8_t len, uint32_t metric, const struct 
 		mnl_nlmsg_put_extra_header(nlh, RTNH_ALIGN(sizeof(*rtnh)));
 		rtnh->rtnh_ifindex = hops[i].ifindex;
 		rtnh->rtnh_hops = hops[i].weight ? hops[i].weight - 1 : 0;	/* the kernel's weight - 1 */
-		if (hops[i].gw)
-			mnl_attr_put_u32(nlh, RTA_GATEWAY, htonl(hops[i].gw));
+		put_gateway(nlh, p->family, &hops[i]);
 		rtnh->rtnh_len = nlh->nlmsg_len - at;
 	}
 	mnl_attr_nest_end(nlh, mp);
 	return transact(nlh);
 }
 
-int nlr_neigh(bool add, uint32_t ifindex, uint32_t ip, const struct rte_ether_addr *mac)
+int nlr_neigh(bool add, uint32_t ifindex, uint8_t family, uint32_t ip, const uint8_t *ip6,
+	      const struct rte_ether_addr *mac)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -140,10 +201,10 @@ int nlr_neigh(bool add, uint32_t ifindex, uint32_t ip, const struct rte_ether_ad
 	nlh->nlmsg_type = add ? RTM_NEWNEIGH : RTM_DELNEIGH;
 	nlh->nlmsg_flags = add ? NLM_F_CREATE | NLM_F_REPLACE : 0;
 	ndm = mnl_nlmsg_put_extra_header(nlh, sizeof(*ndm));
-	ndm->ndm_family = AF_INET;
+	ndm->ndm_family = family == AF_INET6 ? AF_INET6 : AF_INET;
 	ndm->ndm_ifindex = ifindex;
 	ndm->ndm_state = NUD_PERMANENT;
-	mnl_attr_put_u32(nlh, NDA_DST, htonl(ip));
+	put_addr(nlh, NDA_DST, ndm->ndm_family, ip, ip6);
 	if (add)
 		mnl_attr_put(nlh, NDA_LLADDR, RTE_ETHER_ADDR_LEN, mac->addr_bytes);
 	return transact(nlh);

@@ -193,8 +193,9 @@ int rib_port_changed(uint16_t port);
 void rib_mark_begin(void);
 unsigned int rib_sweep(void);
 
-/* The port whose connected subnet holds ip, or -ENETUNREACH. */
+/* The port whose connected subnet holds ip (ip6), or -ENETUNREACH. */
 int rib_connected_port(uint32_t ip);
+int rib_connected_port6(const uint8_t ip6[16]);
 /* The longest route in use that the FIB holds for ip (what forwards it), or -ENETUNREACH. */
 int rib_route_lookup(uint32_t ip, struct rib_route_info *out);
 int rib_route_get(uint32_t prefix, uint8_t len, struct rib_route_info *out);

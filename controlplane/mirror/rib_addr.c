@@ -136,6 +136,25 @@ int rib_connected_port(uint32_t ip)
 	return best;
 }
 
+int rib_connected_port6(const uint8_t ip6[16])
+{
+	int best = -ENETUNREACH, best_len = -1;
+	uint8_t a[16], b[16];
+	unsigned int i;
+
+	for (i = 0; i < nb_addrs; i++) {
+		if (addrs[i].family != AF_INET6 || addrs[i].len <= best_len)
+			continue;
+		rib_mask6(ip6, addrs[i].len, a);
+		rib_mask6(addrs[i].ip6, addrs[i].len, b);
+		if (memcmp(a, b, 16) == 0) {
+			best = addrs[i].port;
+			best_len = addrs[i].len;
+		}
+	}
+	return best;
+}
+
 int rib_port_changed(uint16_t port)
 {
 	return rib_nh_refresh(port, 0);

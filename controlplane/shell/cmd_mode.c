@@ -122,6 +122,45 @@ static int cmd_no_ip_address(struct cmd_ctx *ctx)
 	return addr_change(ctx, ctx->argv[3], false);
 }
 
+/* ipv6 address: a global or unique-local address (the kernel makes the link-local one from the
+ * MAC), in Duplicate Address Detection until the kernel says it is unique. */
+static int addr6_change(struct cmd_ctx *ctx, bool add)
+{
+	const char *arg = cmd_arg(ctx, "address");
+	uint32_t ifindex;
+	struct dp_port *p;
+	uint8_t ip6[16], len;
+	int rc;
+
+	if ((p = config_port(ctx, &ifindex)) == NULL)
+		return -ENODEV;
+	if ((rc = cmd_parse_prefix6(ctx, arg, ip6, &len, false)) < 0)
+		return rc;
+	if (ip6[0] == 0xff || (ip6[0] == 0xfe && (ip6[1] & 0xc0) == 0x80) || len == 0)
+		return cmd_error(ctx, -EINVAL, "%% %s is not a global or unique-local unicast address "
+				 "(the link-local one comes from the MAC)", arg);
+	rc = nlr_addr6(add, ifindex, ip6, len);
+	if (rc == -EEXIST)
+		return cmd_error(ctx, rc, "%% Address %s is already configured on %s", arg, p->name);
+	if (rc == -EADDRNOTAVAIL || rc == -ENOENT)
+		return cmd_error(ctx, rc, "%% Address %s is not configured on %s", arg, p->name);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel refused address %s on %s: %s", arg, p->name,
+				 strerror(-rc));
+	netlink_drain();
+	return 0;
+}
+
+static int cmd_ipv6_address(struct cmd_ctx *ctx)
+{
+	return addr6_change(ctx, true);
+}
+
+static int cmd_no_ipv6_address(struct cmd_ctx *ctx)
+{
+	return addr6_change(ctx, false);
+}
+
 static int link_change(struct cmd_ctx *ctx, int up, uint32_t mtu)
 {
 	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
@@ -230,6 +269,8 @@ const struct cmd_def cmd_mode_table[] = {
 	{ CMD_MODE_CONFIG_IF, "end", "Leave configuration mode", cmd_end, 0 },
 	{ CMD_MODE_CONFIG_IF, "ip address A.B.C.D/M", "Add an IPv4 address", cmd_ip_address, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no ip address A.B.C.D/M", "Remove an IPv4 address", cmd_no_ip_address, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "ipv6 address address:X:X::X:X/M", "Add an IPv6 address", cmd_ipv6_address, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no ipv6 address address:X:X::X:X/M", "Remove an IPv6 address", cmd_no_ipv6_address, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "shutdown", "Stop forwarding on the interface", cmd_shutdown, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no shutdown", "Resume forwarding on the interface", cmd_no_shutdown, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "mtu NUMBER", "Set the interface's MTU (68..9216)", cmd_mtu, CMD_F_CONFIG },

@@ -223,21 +223,30 @@ static unsigned int inactive_statics(struct render *r, const struct route_filter
 {
 	const struct static_route *st;
 	unsigned int n = statics_routes(&st), i, h, found = 0;
-	char pfx[24], desc[512], line[700], gw[16], head[64];
+	char pfx[64], desc[1024], line[1200], gw[INET6_ADDRSTRLEN], head[96];
 
-	for (i = 0; i < n && f->family != AF_INET6; i++) {
-		if (st[i].active || st[i].type != RTN_UNICAST || !filter_takes(f, st[i].prefix, st[i].len))
+	for (i = 0; i < n; i++) {
+		struct rib_route_info as_route = { .family = st[i].family, .prefix = st[i].prefix,
+						   .len = st[i].len };
+
+		memcpy(as_route.prefix6, st[i].prefix6, 16);
+		if (st[i].family != f->family || st[i].active || st[i].type != RTN_UNICAST ||
+		    !filter_takes_route(f, &as_route))
 			continue;
 		if (found++, r == NULL)
 			continue;	/* counted only */
-		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(st[i].prefix), st[i].len);
+		fmt_prefix(&as_route, pfx, sizeof(pfx));
 		desc[0] = '\0';
 		for (h = 0; h < st[i].nb_hops; h++) {
 			const struct static_hop *hp = &st[i].hops[h];
+			bool has = statics_hop_has_gw(hp);
 
-			cmd_fmt_ip(hp->gw, gw, sizeof(gw));
+			if (hp->family == AF_INET6)
+				inet_ntop(AF_INET6, hp->gw6, gw, sizeof(gw));
+			else
+				cmd_fmt_ip(hp->gw, gw, sizeof(gw));
 			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "%s%s%s", h ? ", " : "",
-				 hp->gw ? "via " : "dev ", hp->gw ? gw : dp.ports[hp->port].name);
+				 has ? "via " : "dev ", has ? gw : dp.ports[hp->port].name);
 		}
 		snprintf(head, sizeof(head), "Si  %s [%u/0] ", pfx, st[i].metric);
 		snprintf(line, sizeof(line), "%s%s (inactive: no next hop is up)", head, desc);

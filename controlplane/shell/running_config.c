@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Builds the running configuration (the ports as they are, the static configuration as kept) and diffs two configurations. */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,22 @@ static int addr_cmp(const void *a, const void *b)
 {
 	const struct rib_addr *x = a, *y = b;
 
+	if (x->family != y->family)
+		return x->family == AF_INET ? -1 : 1;
+	if (x->family == AF_INET6)
+		return memcmp(x->ip6, y->ip6, 16);
 	return x->ip < y->ip ? -1 : x->ip > y->ip;
+}
+
+/* An interface's address the configuration names: IPv4's, and IPv6's but the link-local ones
+ * (the kernel makes those from the MAC). */
+static bool configured_addr(const struct rib_addr *a, unsigned int port)
+{
+	if (a->port != port)
+		return false;
+	if (a->family == AF_INET6)
+		return !(a->ip6[0] == 0xfe && (a->ip6[1] & 0xc0) == 0x80);
+	return a->family == AF_INET;
 }
 
 static void interface_section(struct outbuf *out, unsigned int i)
@@ -29,7 +45,7 @@ static void interface_section(struct outbuf *out, unsigned int i)
 	const struct rib_addr *all;
 	struct rib_addr mine[64];
 	unsigned int n = rib_addrs(&all), k = 0, a;
-	char pfx[24], mtu[12];
+	char pfx[INET6_ADDRSTRLEN + 8], mtu[12];
 
 	cmd_line(out, CMD_MODE_CONFIG, "interface", &(struct cmd_word){ "interface", p->name }, 1);
 	if (p->kind == DP_PORT_VLAN) {
@@ -48,11 +64,18 @@ static void interface_section(struct outbuf *out, unsigned int i)
 		cmd_line(out, CMD_MODE_CONFIG_IF, "description",
 			 &(struct cmd_word){ "description", iface_description(i) }, 1);
 	for (a = 0; a < n && k < 64; a++)
-		if (all[a].port == i && all[a].family == AF_INET)
+		if (configured_addr(&all[a], i))
 			mine[k++] = all[a];
 	/* cppcheck-suppress uninitvar ; the first k are set */
 	qsort(mine, k, sizeof(mine[0]), addr_cmp);
 	for (a = 0; a < k; a++) {
+		if (mine[a].family == AF_INET6) {
+			inet_ntop(AF_INET6, mine[a].ip6, pfx, INET6_ADDRSTRLEN);
+			snprintf(pfx + strlen(pfx), sizeof(pfx) - strlen(pfx), "/%u", mine[a].len);
+			cmd_line(out, CMD_MODE_CONFIG_IF, "ipv6 address",
+				 &(struct cmd_word){ "address", pfx }, 1);
+			continue;
+		}
 		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(mine[a].ip), mine[a].len);
 		cmd_line(out, CMD_MODE_CONFIG_IF, "ip address", &(struct cmd_word){ "address", pfx }, 1);
 	}
@@ -68,13 +91,18 @@ static void interface_section(struct outbuf *out, unsigned int i)
 static void route_line(struct outbuf *out, const struct static_route *r, const char *target,
 		       const char *via, unsigned int weight)
 {
-	char pfx[24], metric[12], w[12];
+	char pfx[INET6_ADDRSTRLEN + 8], metric[12], w[12];
 	struct cmd_word words[5] = { { "prefix", pfx }, { "target", target } };
 	unsigned int n = 2;
 
 	if (via != NULL)
 		words[n++] = (struct cmd_word){ "out", via };
-	snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(r->prefix), r->len);
+	if (r->family == AF_INET6) {
+		inet_ntop(AF_INET6, r->prefix6, pfx, INET6_ADDRSTRLEN);
+		snprintf(pfx + strlen(pfx), sizeof(pfx) - strlen(pfx), "/%u", r->len);
+	} else {
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(r->prefix), r->len);
+	}
 	if (r->metric) {
 		snprintf(metric, sizeof(metric), "%u", r->metric);
 		words[n++] = (struct cmd_word){ "distance", metric };
@@ -83,7 +111,7 @@ static void route_line(struct outbuf *out, const struct static_route *r, const c
 		snprintf(w, sizeof(w), "%u", weight);
 		words[n++] = (struct cmd_word){ "weight", w };
 	}
-	cmd_line(out, CMD_MODE_CONFIG, "ip route", words, n);
+	cmd_line(out, CMD_MODE_CONFIG, r->family == AF_INET6 ? "ipv6 route" : "ip route", words, n);
 }
 
 static const char *drop_name(uint8_t type)
@@ -98,8 +126,12 @@ static int static_cmp(const void *a, const void *b, void *arg)
 	const struct static_route *x = &all[*(const unsigned int *)a];
 	const struct static_route *y = &all[*(const unsigned int *)b];
 
+	if (x->family != y->family)
+		return x->family == AF_INET ? -1 : 1;
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix ? -1 : 1;
+	if (memcmp(x->prefix6, y->prefix6, 16) != 0)
+		return memcmp(x->prefix6, y->prefix6, 16);
 	if (x->len != y->len)
 		return (int)x->len - (int)y->len;
 	return x->metric < y->metric ? -1 : x->metric > y->metric;
@@ -111,7 +143,7 @@ static void static_routes(struct outbuf *out)
 {
 	const struct static_route *all;
 	unsigned int n = statics_routes(&all), i, h, *order;
-	char name[16];
+	char name[INET6_ADDRSTRLEN];
 
 	order = calloc(n ? n : 1, sizeof(*order));
 	if (order == NULL)
@@ -129,11 +161,15 @@ static void static_routes(struct outbuf *out)
 		for (h = 0; h < r->nb_hops; h++) {
 			const struct static_hop *hp = &r->hops[h];
 
-			if (hp->gw)
+			bool gw = statics_hop_has_gw(hp);
+
+			if (gw && hp->family == AF_INET6)
+				inet_ntop(AF_INET6, hp->gw6, name, sizeof(name));
+			else if (gw)
 				cmd_fmt_ip(hp->gw, name, sizeof(name));
 			else
 				snprintf(name, sizeof(name), "%s", dp.ports[hp->port].name);
-			route_line(out, r, name, hp->gw && hp->port >= 0 ? dp.ports[hp->port].name : NULL,
+			route_line(out, r, name, gw && hp->port >= 0 ? dp.ports[hp->port].name : NULL,
 				   hp->weight);
 		}
 	}
@@ -144,7 +180,7 @@ void running_config(struct outbuf *out)
 {
 	const struct static_arp *arp;
 	unsigned int i, na = statics_arps(&arp);
-	char ip[16];
+	char ip[INET6_ADDRSTRLEN];
 
 	ob_printf(out, "! tern running configuration\n!\n");
 	if (strcmp(cmd_hostname, "tern") != 0) {
@@ -157,9 +193,13 @@ void running_config(struct outbuf *out)
 	for (i = 0; i < na; i++) {
 		char mac[RTE_ETHER_ADDR_FMT_SIZE];
 
-		cmd_fmt_ip(arp[i].ip, ip, sizeof(ip));
+		if (arp[i].family == AF_INET6)
+			inet_ntop(AF_INET6, arp[i].ip6, ip, sizeof(ip));
+		else
+			cmd_fmt_ip(arp[i].ip, ip, sizeof(ip));
 		rte_ether_format_addr(mac, sizeof(mac), &arp[i].mac);
-		cmd_line(out, CMD_MODE_CONFIG, "arp", (struct cmd_word[]){ { "address", ip }, { "mac", mac },
+		cmd_line(out, CMD_MODE_CONFIG, arp[i].family == AF_INET6 ? "ipv6 neighbor" : "arp",
+			 (struct cmd_word[]){ { "address", ip }, { "mac", mac },
 			 { "interface", dp.ports[arp[i].port].name } }, 3);
 	}
 	ob_printf(out, "!\nend\n");

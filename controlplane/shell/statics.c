@@ -39,31 +39,56 @@ unsigned int statics_arps(const struct static_arp **out)
 	return nb_arps;
 }
 
-static int route_index(uint32_t prefix, uint8_t len, uint32_t metric)
+static bool same_prefix(const struct static_route *a, const struct static_route *b)
+{
+	return a->family == b->family && a->len == b->len &&
+	       (a->family == AF_INET6 ? memcmp(a->prefix6, b->prefix6, 16) == 0 :
+					a->prefix == b->prefix);
+}
+
+static int route_index(const struct static_route *key)
 {
 	unsigned int i;
 
 	for (i = 0; i < nb_routes; i++)
-		if (routes[i].prefix == prefix && routes[i].len == len && routes[i].metric == metric)
+		if (same_prefix(&routes[i], key) && routes[i].metric == key->metric)
 			return i;
 	return -ENOENT;
 }
 
-unsigned int statics_route_find(uint32_t prefix, uint8_t len, const struct static_route **out,
+unsigned int statics_route_find(const struct static_route *key, const struct static_route **out,
 				unsigned int max)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < nb_routes; i++)
-		if (routes[i].prefix == prefix && routes[i].len == len && n++ < max)
+		if (same_prefix(&routes[i], key) && n++ < max)
 			out[n - 1] = &routes[i];
 	return n;
+}
+
+bool statics_hop_has_gw(const struct static_hop *h)
+{
+	static const uint8_t none[16];
+
+	return h->family == AF_INET6 ? memcmp(h->gw6, none, 16) != 0 : h->gw != 0;
+}
+
+/* The port whose subnet holds h's gateway, or -ENETUNREACH. */
+static int gw_port(const struct static_hop *h)
+{
+	return h->family == AF_INET6 ? rib_connected_port6(h->gw6) : rib_connected_port(h->gw);
+}
+
+static bool link_local(const struct static_hop *h)
+{
+	return h->family == AF_INET6 && h->gw6[0] == 0xfe && (h->gw6[1] & 0xc0) == 0x80;
 }
 
 /* The port a member leaves by: the one named, or the one whose subnet holds its gateway. */
 static int hop_port(const struct static_hop *h)
 {
-	return h->port >= 0 ? h->port : rib_connected_port(h->gw);
+	return h->port >= 0 ? h->port : gw_port(h);
 }
 
 bool statics_hop_live(const struct static_hop *h)
@@ -73,13 +98,22 @@ bool statics_hop_live(const struct static_hop *h)
 	if (port < 0 || (unsigned int)port >= dp.nb_ports || !dp.ports[port].admin_up ||
 	    mirror_port_ifindex(port) == 0)
 		return false;
-	return h->gw == 0 || rib_connected_port(h->gw) == port;
+	/* a link-local gateway is on every link: on the one named */
+	return !statics_hop_has_gw(h) || link_local(h) || gw_port(h) == port;
+}
+
+static bool same_gw(const struct static_hop *a, const struct static_hop *b)
+{
+	if ((a->family == AF_INET6) != (b->family == AF_INET6))
+		return false;
+	return a->family == AF_INET6 ? memcmp(a->gw6, b->gw6, 16) == 0 : a->gw == b->gw;
 }
 
 bool statics_same_hop(const struct static_hop *a, const struct static_hop *b)
 {
 	/* a gateway named without its interface is the same as with one */
-	return a->gw == b->gw && (a->port == b->port || (a->gw != 0 && (a->port < 0 || b->port < 0)));
+	return same_gw(a, b) && (a->port == b->port ||
+				 (statics_hop_has_gw(a) && (a->port < 0 || b->port < 0)));
 }
 
 /* The members of r that can be in the kernel now, as the kernel takes them. */
@@ -87,11 +121,52 @@ static unsigned int live_hops(const struct static_route *r, struct nlr_hop *out)
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < r->nb_hops; i++)
-		if (statics_hop_live(&r->hops[i]))
-			out[n++] = (struct nlr_hop){ .gw = r->hops[i].gw, .weight = r->hops[i].weight,
-				.ifindex = r->hops[i].port >= 0 ? mirror_port_ifindex(r->hops[i].port) : 0 };
+	for (i = 0; i < r->nb_hops; i++) {
+		const struct static_hop *h = &r->hops[i];
+
+		if (!statics_hop_live(h))
+			continue;
+		out[n] = (struct nlr_hop){ .family = h->family, .weight = h->weight,
+			.ifindex = h->port >= 0 ? mirror_port_ifindex(h->port) : 0 };
+		if (h->family == AF_INET6)
+			memcpy(out[n].gw6, h->gw6, 16);
+		else
+			out[n].gw = h->gw;
+		n++;
+	}
 	return n;
+}
+
+static struct nlr_prefix prefix_of(const struct static_route *r)
+{
+	struct nlr_prefix p = { .family = r->family, .len = r->len, .prefix = r->prefix };
+
+	memcpy(p.prefix6, r->prefix6, 16);
+	return p;
+}
+
+/* The kernel's metric for r: IPv6 gives a route without one 1024 (IP6_RT_PRIO_USER). */
+static uint32_t kernel_metric(const struct static_route *r)
+{
+	return r->family == AF_INET6 && r->metric == 0 ? 1024 : r->metric;
+}
+
+static int rib_find(const struct static_route *r, struct rib_route_info *info)
+{
+	if (r->family == AF_INET6)
+		return rib_route6_find(r->prefix6, r->len, RT_TABLE_MAIN, kernel_metric(r), info);
+	return rib_route_find(r->prefix, r->len, RT_TABLE_MAIN, r->metric, info);
+}
+
+/* Whether the RIB's hop m is the kernel's form of member h. */
+static bool hop_matches(const struct rib_hop *m, const struct nlr_hop *h)
+{
+	if (rib_hop_is_v6(m) != (h->family == AF_INET6))
+		return false;
+	if (h->family == AF_INET6 ? memcmp(m->gw6, h->gw6, 16) != 0 : m->gw != h->gw)
+		return false;
+	return rib_hop_has_gw(m) ? (h->ifindex == 0 || mirror_port_ifindex(m->port) == h->ifindex) :
+				   mirror_port_ifindex(m->port) == h->ifindex;
 }
 
 /* Whether the kernel holds r as static with exactly the members hops (each with its weight:
@@ -104,8 +179,7 @@ static bool kernel_holds(const struct static_route *r, const struct nlr_hop *hop
 	const struct rib_hop *m;
 	unsigned int nb, i, j, w;
 
-	if (rib_route_find(r->prefix, r->len, RT_TABLE_MAIN, r->metric, &info) < 0 ||
-	    info.attrs.kproto != RTPROT_STATIC)
+	if (rib_find(r, &info) < 0 || info.attrs.kproto != RTPROT_STATIC)
 		return false;
 	if (r->type != RTN_UNICAST)
 		return info.nh.type < RTE_DIM(type_of) && type_of[info.nh.type] == r->type;
@@ -122,8 +196,7 @@ static bool kernel_holds(const struct static_route *r, const struct nlr_hop *hop
 		unsigned int seen = 0;
 
 		for (j = 0; j < nb; j++)
-			seen += m[j].gw == hops[i].gw &&
-				(hops[i].gw != 0 || mirror_port_ifindex(m[j].port) == hops[i].ifindex);
+			seen += hop_matches(&m[j], &hops[i]);
 		/* the kernel keeps no weight for a route of one member */
 		if (seen != (n == 1 ? 1 : hops[i].weight))
 			return false;
@@ -135,13 +208,13 @@ static bool kernel_holds(const struct static_route *r, const struct nlr_hop *hop
 /* Takes r out of the kernel, if the kernel holds it as static. */
 static int uninstall(const struct static_route *r)
 {
+	struct nlr_prefix p = prefix_of(r);
 	struct rib_route_info info;
 	int rc;
 
-	if (rib_route_find(r->prefix, r->len, RT_TABLE_MAIN, r->metric, &info) < 0 ||
-	    info.attrs.kproto != RTPROT_STATIC)
+	if (rib_find(r, &info) < 0 || info.attrs.kproto != RTPROT_STATIC)
 		return 0;
-	rc = nlr_route(false, r->prefix, r->len, RTN_UNSPEC, 0, 0, r->metric);
+	rc = nlr_route(false, &p, RTN_UNSPEC, NULL, r->metric);
 	return rc == -ESRCH ? 0 : rc;
 }
 
@@ -149,6 +222,7 @@ static int uninstall(const struct static_route *r)
 static int install(struct static_route *r)
 {
 	struct nlr_hop hops[RIB_GROUP_MAX];
+	struct nlr_prefix p = prefix_of(r);
 	unsigned int n = 0;
 	int rc;
 
@@ -158,12 +232,11 @@ static int install(struct static_route *r)
 	if (r->active && kernel_holds(r, hops, n))
 		return 0;
 	if (r->type != RTN_UNICAST)
-		rc = nlr_route(true, r->prefix, r->len, r->type, 0, 0, r->metric);
+		rc = nlr_route(true, &p, r->type, NULL, r->metric);
 	else if (n == 1)
-		rc = nlr_route(true, r->prefix, r->len, RTN_UNICAST, hops[0].gw, hops[0].ifindex,
-			       r->metric);
+		rc = nlr_route(true, &p, RTN_UNICAST, &hops[0], r->metric);
 	else if (n > 1)
-		rc = nlr_route_group(r->prefix, r->len, r->metric, hops, n);
+		rc = nlr_route_group(&p, r->metric, hops, n);
 	else	/* none can be in the kernel: what it still holds of the route goes */
 		rc = uninstall(r);
 	return rc;
@@ -186,10 +259,9 @@ static int routes_grow(void)
 	return 0;
 }
 
-int statics_route_add(uint32_t prefix, uint8_t len, uint32_t metric, uint8_t type,
-		      const struct static_hop *hop)
+int statics_route_add(const struct static_route *key, uint8_t type, const struct static_hop *hop)
 {
-	int i = route_index(prefix, len, metric), rc;
+	int i = route_index(key), rc;
 	struct static_route was, *r;
 	unsigned int h;
 
@@ -197,8 +269,10 @@ int statics_route_add(uint32_t prefix, uint8_t len, uint32_t metric, uint8_t typ
 		if ((rc = routes_grow()) < 0)
 			return rc;
 		i = nb_routes++;
-		routes[i] = (struct static_route){ .prefix = prefix, .len = len, .metric = metric,
+		routes[i] = (struct static_route){ .family = key->family, .prefix = key->prefix,
+						   .len = key->len, .metric = key->metric,
 						   .type = type };
+		memcpy(routes[i].prefix6, key->prefix6, 16);
 		was = (struct static_route){ .nb_hops = 0, .type = 0 };
 	} else {
 		was = routes[i];
@@ -216,8 +290,8 @@ int statics_route_add(uint32_t prefix, uint8_t len, uint32_t metric, uint8_t typ
 				rc = -E2BIG;
 				goto undo;
 			}
-			r->hops[r->nb_hops++] = (struct static_hop){ .gw = hop->gw, .port = hop->port,
-								     .weight = 1 };
+			r->hops[r->nb_hops] = *hop;
+			r->hops[r->nb_hops++].weight = 1;
 		}
 		if (hop->weight)
 			r->hops[h].weight = hop->weight;
@@ -232,9 +306,9 @@ undo:
 	return rc;
 }
 
-int statics_route_del(uint32_t prefix, uint8_t len, uint32_t metric, const struct static_hop *hop)
+int statics_route_del(const struct static_route *key, const struct static_hop *hop)
 {
-	int i = route_index(prefix, len, metric), rc;
+	int i = route_index(key), rc;
 	struct static_route *r;
 	unsigned int h;
 
@@ -255,12 +329,18 @@ int statics_route_del(uint32_t prefix, uint8_t len, uint32_t metric, const struc
 	return rc;
 }
 
-static int arp_index(uint32_t ip)
+static bool same_neigh(const struct static_arp *a, const struct static_arp *b)
+{
+	return a->family == b->family &&
+	       (a->family == AF_INET6 ? memcmp(a->ip6, b->ip6, 16) == 0 : a->ip == b->ip);
+}
+
+static int arp_index(const struct static_arp *key)
 {
 	unsigned int i;
 
 	for (i = 0; i < nb_arps; i++)
-		if (arps[i].ip == ip)
+		if (same_neigh(&arps[i], key))
 			return i;
 	return -ENOENT;
 }
@@ -272,27 +352,34 @@ static bool arp_held(const struct static_arp *a)
 	unsigned int n = rib_neighs(&nb), i;
 
 	for (i = 0; i < n; i++)
-		if (nb[i].family == AF_INET && nb[i].port == a->port && nb[i].ip == a->ip)
+		if (nb[i].family == a->family && nb[i].port == a->port &&
+		    (a->family == AF_INET6 ? memcmp(nb[i].ip6, a->ip6, 16) == 0 : nb[i].ip == a->ip))
 			return nb[i].permanent && rte_is_same_ether_addr(&nb[i].mac, &a->mac);
 	return false;
+}
+
+static int neigh_request(bool add, const struct static_arp *a)
+{
+	return nlr_neigh(add, mirror_port_ifindex(a->port), a->family, a->ip, a->ip6,
+			 add ? &a->mac : NULL);
 }
 
 static int arp_install(const struct static_arp *a)
 {
 	if (!dp.ports[a->port].admin_up || mirror_port_ifindex(a->port) == 0 || arp_held(a))
 		return 0;
-	return nlr_neigh(true, mirror_port_ifindex(a->port), a->ip, &a->mac);
+	return neigh_request(true, a);
 }
 
-int statics_arp_add(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac)
+int statics_arp_add(const struct static_arp *a)
 {
-	int i = arp_index(ip), rc;
+	int i = arp_index(a), rc;
 	struct static_arp was = { 0 };
 
 	if (i < 0 && nb_arps == STATICS_ARP_MAX)
 		return -ENOSPC;
-	if (i >= 0 && arps[i].port != port) {	/* moved: off the other interface first */
-		rc = nlr_neigh(false, mirror_port_ifindex(arps[i].port), ip, NULL);
+	if (i >= 0 && arps[i].port != a->port) {	/* moved: off the other interface first */
+		rc = neigh_request(false, &arps[i]);
 		if (rc < 0 && rc != -ENOENT)
 			return rc;
 	}
@@ -300,24 +387,24 @@ int statics_arp_add(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac
 		i = nb_arps++;
 	else
 		was = arps[i];
-	arps[i] = (struct static_arp){ .port = port, .ip = ip, .mac = *mac };
+	arps[i] = *a;
 	if ((rc = arp_install(&arps[i])) == 0)
 		return 0;
-	if (was.ip == 0)
+	if (was.family == 0)
 		arps[i] = arps[--nb_arps];
 	else
 		arps[i] = was;
 	return rc;
 }
 
-int statics_arp_del(uint32_t ip)
+int statics_arp_del(const struct static_arp *key)
 {
-	int i = arp_index(ip), rc = 0;
+	int i = arp_index(key), rc = 0;
 
 	if (i < 0)
 		return -ENOENT;
 	if (mirror_port_ifindex(arps[i].port) != 0)
-		rc = nlr_neigh(false, mirror_port_ifindex(arps[i].port), ip, NULL);
+		rc = neigh_request(false, &arps[i]);
 	arps[i] = arps[--nb_arps];
 	return rc == -ENOENT ? 0 : rc;
 }

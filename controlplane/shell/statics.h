@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The operator's static routes and static ARP entries, kept as configuration.
+ * The operator's static routes and static neighbours (ARP's and NDP's), of both families,
+ * kept as configuration.
  *
  * The kernel drops the routes and the permanent neighbours through an
  * interface that goes down, and forgets them for good: a router keeps what
@@ -23,15 +24,24 @@
 #define STATICS_ROUTES_MAX 65536
 #define STATICS_ARP_MAX 4096
 
-/* One member of a static route: a gateway, or an interface alone (gw 0). */
+/* One member of a static route: a gateway, or an interface alone (no gateway). */
 struct static_hop {
-	uint32_t gw;		/* host order */
+	union {
+		uint32_t gw;		/* IPv4, host order; 0: none */
+		uint8_t gw6[16];	/* IPv6 (family AF_INET6) */
+	};
+	uint8_t family;		/* the gateway's: AF_INET6, else IPv4 */
 	int port;		/* the interface named, or -1: the one whose subnet holds gw */
 	unsigned int weight;	/* 1 .. 256 */
 };
 
+/* Whether h names a gateway (else an interface alone). */
+bool statics_hop_has_gw(const struct static_hop *h);
+
 struct static_route {
-	uint32_t prefix;	/* host order */
+	uint8_t family;		/* AF_INET or AF_INET6 */
+	uint32_t prefix;	/* AF_INET, host order */
+	uint8_t prefix6[16];	/* AF_INET6 */
 	uint8_t len;
 	uint8_t type;		/* RTN_UNICAST, RTN_BLACKHOLE, RTN_UNREACHABLE, RTN_PROHIBIT */
 	uint32_t metric;	/* tern's distance: the kernel's priority */
@@ -40,25 +50,30 @@ struct static_route {
 	bool active;		/* in the kernel with at least one member (or a drop route) */
 };
 
-/* Adds hop (a member: weight 0 keeps the one it has) or sets a drop type (hop NULL) at
+/* The routes below are named by key's family, prefix, length and metric. */
+/* Adds hop (a member: weight 0 keeps the one it has) or sets a drop type (hop NULL) at key's
  * prefix and metric, and writes the route to the kernel: 0, or the kernel's refusal with
  * nothing changed. */
-int statics_route_add(uint32_t prefix, uint8_t len, uint32_t metric, uint8_t type,
-		      const struct static_hop *hop);
-/* Removes the member hop (NULL: the whole route) of the route at prefix and metric; -ENOENT. */
-int statics_route_del(uint32_t prefix, uint8_t len, uint32_t metric, const struct static_hop *hop);
-/* The routes at prefix (any metric), up to max: how many there are. */
-unsigned int statics_route_find(uint32_t prefix, uint8_t len, const struct static_route **out,
+int statics_route_add(const struct static_route *key, uint8_t type, const struct static_hop *hop);
+/* Removes the member hop (NULL: the whole route) of the route at key; -ENOENT. */
+int statics_route_del(const struct static_route *key, const struct static_hop *hop);
+/* The routes at key's prefix (any metric), up to max: how many there are. */
+unsigned int statics_route_find(const struct static_route *key, const struct static_route **out,
 				unsigned int max);
 unsigned int statics_routes(const struct static_route **out);
 
-int statics_arp_add(uint16_t port, uint32_t ip, const struct rte_ether_addr *mac);
-int statics_arp_del(uint32_t ip);
+/* A static neighbour: an ARP entry, or an NDP one (family AF_INET6). */
 struct static_arp {
 	uint16_t port;
-	uint32_t ip;
+	uint8_t family;		/* AF_INET or AF_INET6 */
+	uint32_t ip;		/* AF_INET, host order */
+	uint8_t ip6[16];	/* AF_INET6 */
 	struct rte_ether_addr mac;
 };
+/* Adds or moves a's entry (its family and address name it) and writes it to the kernel. */
+int statics_arp_add(const struct static_arp *a);
+/* Removes the entry of key's family and address; -ENOENT. */
+int statics_arp_del(const struct static_arp *key);
 unsigned int statics_arps(const struct static_arp **out);
 
 /* Writes to the kernel what it lacks of the configuration, after a link or address change

@@ -330,14 +330,17 @@ static void config_store_open(void)
 	}
 }
 
-/* The kernel forwards what the dataplane punts for an unresolved next hop, of either family. */
+/* The kernel forwards what the dataplane punts for an unresolved next hop, of either family,
+ * and keeps an interface's IPv6 addresses while it is down, as it keeps IPv4's: a router's
+ * configured addresses outlive a shutdown. */
 static void kernel_forwarding_enable(void)
 {
 	static const struct {
-		const char *path, *family;
+		const char *path, *what;
 	} knobs[] = {
-		{ "/proc/sys/net/ipv4/ip_forward", "IPv4" },
-		{ "/proc/sys/net/ipv6/conf/all/forwarding", "IPv6" },
+		{ "/proc/sys/net/ipv4/ip_forward", "enable IPv4 forwarding in the kernel" },
+		{ "/proc/sys/net/ipv6/conf/all/forwarding", "enable IPv6 forwarding in the kernel" },
+		{ "/proc/sys/net/ipv6/conf/all/keep_addr_on_down", "keep IPv6 addresses on interfaces that go down" },
 	};
 	unsigned int i;
 
@@ -345,8 +348,9 @@ static void kernel_forwarding_enable(void)
 		FILE *f = fopen(knobs[i].path, "we");
 
 		if (f == NULL || fputs("1\n", f) < 0)
-			TERN_LOG(main, WARNING, "cannot enable %s forwarding in the kernel: %s; packets to unresolved next hops will be lost",
-				 knobs[i].family, strerror(errno));
+			TERN_LOG(main, WARNING, "cannot %s: %s; %s", knobs[i].what, strerror(errno),
+				 i < 2 ? "packets to unresolved next hops will be lost" :
+					 "a port set down loses its IPv6 addresses");
 		if (f != NULL)
 			fclose(f);
 	}

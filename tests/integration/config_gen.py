@@ -8,9 +8,11 @@ Prints configuration-mode lines (as `tern -c` arguments would carry them, one a 
 over ports dp0 (198.18.0.1/24), dp1 (198.18.1.1/24) and dp2: a hostname, descriptions,
 extra addresses, MTUs, a shut port, static routes of every kind the shell takes (via a
 gateway, out of an interface, blackhole, unreachable, prohibit; with and without a
-distance; ECMP made of several lines, with weights) and static ARP entries. Every line is
-one ternd must accept; the same seed gives the same configuration.
+distance; ECMP made of several lines, with weights) and static ARP entries, and the same
+for IPv6 (ipv6 address, ipv6 route with global and link-local gateways, ipv6 neighbor).
+Every line is one ternd must accept; the same seed gives the same configuration.
 """
+import ipaddress
 import random
 import sys
 
@@ -21,6 +23,7 @@ def main():
     if rnd.random() < 0.7:
         out.append(f"hostname edge{rnd.randrange(100)}")
     subnets = {"dp0": [], "dp1": []}
+    subnets6 = {"dp0": [], "dp1": []}
     for i, port in enumerate(("dp0", "dp1", "dp2")):
         out.append(f"interface {port}")
         if rnd.random() < 0.5:
@@ -34,6 +37,11 @@ def main():
                 subnets[port].append(net)
             if rnd.random() < 0.4:
                 out.append(f"mtu {rnd.choice([1280, 1400, 1450, 1496])}")
+            out.append(f"ipv6 address 2001:2:0:{i + 1}::1/64")
+            subnets6[port].append(f"2001:2:0:{i + 1}")
+            if rnd.random() < 0.5:
+                out.append(f"ipv6 address 2001:2:0:{i + 11}::1/64")
+                subnets6[port].append(f"2001:2:0:{i + 11}")
         else:
             out.append("ip address 198.18.200.1/24")
             if rnd.random() < 0.5:
@@ -68,6 +76,38 @@ def main():
                 out.append(f"ip route {prefix} {hop}{distance}{weight}")
         else:
             out.append(f"ip route {prefix} {kind}{distance}")
+    def gateway6():
+        port = rnd.choice(("dp0", "dp1"))
+        if rnd.random() < 0.3:
+            return f"fe80::{rnd.randrange(2, 0xffff):x} {port}", port
+        return f"{rnd.choice(subnets6[port])}::{rnd.randrange(2, 0xffff):x}", port
+
+    for _ in range(rnd.randrange(2, 8)):
+        plen = rnd.choice((32, 48, 56, 64, 128))
+        words = [0x2001, 2, rnd.randrange(0x100, 0x200), rnd.randrange(1 << 16), rnd.randrange(1 << 16), 0, 0, rnd.randrange(1 << 16)]
+        value = 0
+        for w in words:
+            value = (value << 16) | w
+        value &= ~((1 << (128 - plen)) - 1)
+        prefix = str(ipaddress.IPv6Network((value, plen)))
+        distance = rnd.choice(("", "", " 5", " 200"))
+        if (prefix, distance) in used:
+            continue
+        used.add((prefix, distance))
+        kind = rnd.choice(("gw", "gw", "if", "ecmp", "blackhole", "unreachable", "prohibit"))
+        if kind == "gw":
+            out.append(f"ipv6 route {prefix} {gateway6()[0]}{distance}")
+        elif kind == "if":
+            out.append(f"ipv6 route {prefix} {rnd.choice(('dp0', 'dp1'))}{distance}")
+        elif kind == "ecmp":
+            hops = set()
+            while len(hops) < rnd.randrange(2, 4):
+                hops.add(gateway6()[0])
+            for hop in sorted(hops):
+                weight = f" weight {rnd.randrange(2, 5)}" if rnd.random() < 0.3 else ""
+                out.append(f"ipv6 route {prefix} {hop}{distance}{weight}")
+        else:
+            out.append(f"ipv6 route {prefix} {kind}{distance}")
     hosts = set()
     for _ in range(rnd.randrange(3)):
         ip, port = gateway()
@@ -75,6 +115,13 @@ def main():
             continue
         hosts.add(ip)
         out.append(f"arp {ip} 02:00:5e:{rnd.randrange(256):02x}:{rnd.randrange(256):02x}:01 {port}")
+    for _ in range(rnd.randrange(3)):
+        port = rnd.choice(("dp0", "dp1"))
+        ip = f"{rnd.choice(subnets6[port])}::{rnd.randrange(2, 0xffff):x}"
+        if ip in hosts:
+            continue
+        hosts.add(ip)
+        out.append(f"ipv6 neighbor {ip} 02:00:5e:{rnd.randrange(256):02x}:{rnd.randrange(256):02x}:02 {port}")
     print("\n".join(out))
 
 
