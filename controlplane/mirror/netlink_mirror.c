@@ -248,8 +248,11 @@ int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 	memset(s, 0, offsetof(struct rib_nh_spec, members));	/* members: as far as filled */
 	if (rib_table_rank(r->table) < 0 || r->tos != 0)
 		return -ENOTSUP;
-	if (r->family == AF_INET6 && r->nh_id)
-		return -ENOTSUP;	/* IPv6 routes through kernel nexthop objects: not yet */
+	/* a link-local subnet is every link's (fe80::/64 on each): no one FIB entry stands for
+	 * them, and the dataplane never forwards to a link-local address anyway */
+	if (r->family == AF_INET6 && r->len < 128 && r->prefix6[0] == 0xfe &&
+	    (r->prefix6[1] & 0xc0) == 0x80)
+		return -ENOTSUP;
 	switch (r->type) {
 	case RTN_UNICAST: return r->nh_id ? nhobj_spec(r->nh_id, s) : unicast_nh(r, s);
 	case RTN_LOCAL:
@@ -395,8 +398,7 @@ static void apply_route(const struct nl_msg *m, struct nl_stats *st)
 	struct rib_nh_spec s;
 	int rc;
 
-	if (r->family == AF_INET)
-		nhobj_route_track(r, m->del);
+	nhobj_route_track(r, m->del);
 	rc = mirror_route_nh(r, &s);
 	if (m->del) {
 		/* the kernel names the route it removed: one of several of that table and metric
@@ -425,9 +427,9 @@ static void route_refresh(const struct nl_route *r)
 	struct rib_nh_spec s;
 
 	if (mirror_route_nh(r, &s) == 0)
-		rib_route_add(r->prefix, r->len, &a, &s, RIB_ADD_REPLACE);
+		route_add(r, &a, &s, RIB_ADD_REPLACE);
 	else
-		rib_route_del(r->prefix, r->len, r->table, r->priority, NULL);
+		route_del(r, NULL);
 }
 
 /* The routes through the nexthop objects that just changed, resolved again. */

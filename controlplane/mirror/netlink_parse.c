@@ -305,18 +305,23 @@ static int parse_nexthop(const struct nlmsghdr *nlh, struct nl_nexthop *n)
 			n->members[i].id = g[i].id;
 			n->members[i].weight = g[i].weight + 1;
 		}
-		n->ipv4 = true;
+		n->mirrored = true;
 		return 0;
 	}
 	if (t.tb[NHA_BLACKHOLE]) {
-		n->blackhole = n->ipv4 = true;
+		n->blackhole = n->mirrored = true;
 		return 0;
 	}
-	if (nhm->nh_family != AF_INET || t.tb[NHA_FDB] || t.tb[NHA_ENCAP])
-		return 0;	/* IPv6, a bridge's or a tunnel's: nothing ternd forwards by */
-	n->ipv4 = true;
+	if ((nhm->nh_family != AF_INET && nhm->nh_family != AF_INET6) || t.tb[NHA_FDB] ||
+	    t.tb[NHA_ENCAP])
+		return 0;	/* a bridge's or a tunnel's: nothing ternd forwards by */
+	n->mirrored = true;
 	if (t.tb[NHA_OIF] && (rc = get_u32(t.tb[NHA_OIF], &n->ifindex)) < 0)
 		return rc;
+	if (t.tb[NHA_GATEWAY] && nhm->nh_family == AF_INET6) {
+		n->gw_family = AF_INET6;
+		return get_ip6(t.tb[NHA_GATEWAY], n->gw6);
+	}
 	if (t.tb[NHA_GATEWAY] && (rc = get_ip4(t.tb[NHA_GATEWAY], &n->gw)) < 0)
 		return rc;
 	return 0;

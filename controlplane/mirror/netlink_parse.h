@@ -80,10 +80,13 @@ struct nl_neigh {
 /* A kernel nexthop object (RTM_NEWNEXTHOP): one hop, a blackhole, or a group of others. */
 struct nl_nexthop {
 	uint32_t id;
-	bool ipv4;		/* an IPv4 hop, a blackhole or a group: what ternd can mirror */
+	bool mirrored;		/* a hop of either family, a blackhole or a group: what ternd can
+				 * mirror (not a bridge's or a tunnel's) */
 	bool blackhole;
 	uint32_t ifindex;
-	uint32_t gw;		/* host order; 0: on-link */
+	uint32_t gw;		/* IPv4, host order; 0 (and gw6 ::): on-link */
+	uint8_t gw6[16];	/* IPv6 (gw_family AF_INET6) */
+	uint8_t gw_family;	/* AF_INET6 for gw6, else 0 */
 	unsigned int nb_members;	/* a group's */
 	struct {
 		uint32_t id;

@@ -26,7 +26,8 @@
 
 struct route_key {
 	uint32_t prefix, table, metric;
-	uint8_t len, pad[3];
+	uint8_t len, family, pad[2];
+	uint8_t prefix6[16];
 };
 
 static struct rte_hash *objs;		/* id -> struct nl_nexthop * */
@@ -66,13 +67,19 @@ static int hop_of(const struct nl_nexthop *n, struct rib_hop *h)
 {
 	int port;
 
-	if (!n->ipv4 || n->blackhole || n->nb_members)
+	if (!n->mirrored || n->blackhole || n->nb_members)
 		return -ENODEV;
 	port = mirror_ifindex_port(n->ifindex);
 	if (port < 0)
 		return -ENODEV;
+	memset(h, 0, sizeof(*h));
 	h->port = port;
-	h->gw = n->gw;
+	if (n->gw_family == AF_INET6) {
+		h->family = AF_INET6;
+		memcpy(h->gw6, n->gw6, 16);
+	} else {
+		h->gw = n->gw;
+	}
 	return 0;
 }
 
@@ -82,7 +89,7 @@ int nhobj_spec(uint32_t id, struct rib_nh_spec *s)
 	unsigned int i, w;
 
 	memset(s, 0, sizeof(*s));
-	if (n == NULL || !n->ipv4)
+	if (n == NULL || !n->mirrored)
 		return -ENODEV;
 	s->knh = id;	/* the routes through one object share one nexthop of ternd's */
 	if (n->blackhole) {
@@ -92,7 +99,7 @@ int nhobj_spec(uint32_t id, struct rib_nh_spec *s)
 	if (n->nb_members == 0) {
 		if (hop_of(n, &s->hop) < 0)
 			return -ENODEV;
-		s->type = s->hop.gw ? RIB_NH_GATEWAY : RIB_NH_CONNECTED;
+		s->type = rib_hop_has_gw(&s->hop) ? RIB_NH_GATEWAY : RIB_NH_CONNECTED;
 		return 0;
 	}
 	/* a group: each member w times, as a multipath route's hops are */
@@ -111,7 +118,10 @@ int nhobj_spec(uint32_t id, struct rib_nh_spec *s)
 
 void nhobj_route_track(const struct nl_route *r, bool del)
 {
-	struct route_key k = { r->prefix, r->table, r->priority, r->len, { 0 } };
+	struct route_key k = { .prefix = r->prefix, .table = r->table, .metric = r->priority,
+			       .len = r->len, .family = r->family };
+
+	memcpy(k.prefix6, r->prefix6, 16);
 
 	if (routes == NULL)
 		return;
@@ -191,11 +201,12 @@ static unsigned int routes_refresh(const uint32_t *set, unsigned int n, uint32_t
 	while (rte_hash_iterate(routes, (const void **)&k, &d, &iter) >= 0) {
 		uint64_t v = (uintptr_t)d;
 		struct nl_route r = {
-			.table = k->table, .prefix = k->prefix, .len = k->len, .type = RTN_UNICAST,
-			.protocol = v >> 32 & 0xff, .tos = v >> 40 & 0xff, .priority = k->metric,
-			.nh_id = (uint32_t)v,
+			.family = k->family, .table = k->table, .prefix = k->prefix, .len = k->len,
+			.type = RTN_UNICAST, .protocol = v >> 32 & 0xff, .tos = v >> 40 & 0xff,
+			.priority = k->metric, .nh_id = (uint32_t)v,
 		};
 
+		memcpy(r.prefix6, k->prefix6, 16);
 		if (!names(r.nh_id, set, n, direct))
 			continue;
 		refresh_later(&r);

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* show ip fib consistency: the kernel's tables, ternd's RIB and the FIB compared entry by entry. */
+/*
+ * show ip fib consistency and show ipv6 fib consistency: the kernel's tables, ternd's RIB and
+ * the FIB of one family compared entry by entry.
+ */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,9 +21,11 @@
 #include "controlplane/shell/render.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
 
 struct expected {
 	uint32_t prefix;
+	uint8_t prefix6[16];
 	uint8_t len;
 	int rank;		/* the table's preference */
 	uint32_t metric;
@@ -28,6 +34,7 @@ struct expected {
 };
 
 struct collection {
+	uint8_t family;
 	struct expected *e;
 	unsigned int n, cap;
 	int err;
@@ -38,7 +45,7 @@ static int collect(const struct nlmsghdr *nlh, void *data)
 	struct collection *c = data;
 	struct nl_msg m;
 
-	if (nl_parse(nlh, &m) < 0 || m.kind != NL_ROUTE || m.del)
+	if (nl_parse(nlh, &m) < 0 || m.kind != NL_ROUTE || m.del || m.route.family != c->family)
 		return MNL_CB_OK;
 	if (c->n == c->cap) {
 		unsigned int cap = c->cap ? c->cap * 2 : 1024;
@@ -53,7 +60,17 @@ static int collect(const struct nlmsghdr *nlh, void *data)
 	}
 	if (mirror_route_nh(&m.route, &c->e[c->n].nh) < 0)
 		return MNL_CB_OK;
-	c->e[c->n].prefix = m.route.prefix & (m.route.len ? ~0u << (32 - m.route.len) : 0);
+	memset(c->e[c->n].prefix6, 0, 16);
+	c->e[c->n].prefix = 0;
+	if (c->family == AF_INET6) {
+		unsigned int i, l = m.route.len;
+
+		for (i = 0; i < 16; i++, l = l > 8 ? l - 8 : 0)
+			c->e[c->n].prefix6[i] = l >= 8 ? m.route.prefix6[i] :
+						m.route.prefix6[i] & (uint8_t)(0xff00 >> l);
+	} else {
+		c->e[c->n].prefix = m.route.prefix & (m.route.len ? ~0u << (32 - m.route.len) : 0);
+	}
 	c->e[c->n].len = m.route.len;
 	c->e[c->n].rank = rib_table_rank(m.route.table);
 	c->e[c->n].metric = m.route.priority;
@@ -64,8 +81,12 @@ static int collect(const struct nlmsghdr *nlh, void *data)
 
 static int by_prefix(const struct expected *x, const struct expected *y)
 {
+	int c;
+
 	if (x->prefix != y->prefix)
 		return x->prefix < y->prefix ? -1 : 1;
+	if ((c = memcmp(x->prefix6, y->prefix6, 16)) != 0)
+		return c;
 	return (int)x->len - (int)y->len;
 }
 
@@ -106,9 +127,21 @@ static const struct expected *kernel_find(const struct expected *e, unsigned int
 
 static bool same_hop(const struct rib_hop *a, const struct rib_hop *b)
 {
-	return a->port == b->port && a->gw == b->gw;
+	return a->port == b->port && rib_hop_is_v6(a) == rib_hop_is_v6(b) &&
+	       (rib_hop_is_v6(a) ? memcmp(a->gw6, b->gw6, 16) == 0 : a->gw == b->gw);
 }
 
+static unsigned int hop_count(const struct rib_nh_spec *s, const struct rib_hop *h)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < s->nb_members; i++)
+		n += same_hop(&s->members[i], h);
+	return n;
+}
+
+/* Groups are the same members as many times each, in any order: the kernel lists an IPv6
+ * ECMP route's hops in the order they came, which an append changes. */
 static bool same_nh(const struct rib_nh_spec *a, const struct rib_nh_spec *b)
 {
 	unsigned int i;
@@ -122,9 +155,24 @@ static bool same_nh(const struct rib_nh_spec *a, const struct rib_nh_spec *b)
 	if (a->nb_members != b->nb_members)
 		return false;
 	for (i = 0; i < a->nb_members; i++)
-		if (!same_hop(&a->members[i], &b->members[i]))
+		if (hop_count(a, &a->members[i]) != hop_count(b, &a->members[i]))
 			return false;
 	return true;
+}
+
+static void fmt_prefix(uint8_t family, uint32_t prefix, const uint8_t *prefix6, char *buf,
+		       size_t len)
+{
+	uint32_t be = htonl(prefix);
+
+	inet_ntop(family, family == AF_INET6 ? (const void *)prefix6 : &be, buf, len);
+}
+
+static int route_get(uint8_t family, const struct expected *e, struct rib_route_info *r)
+{
+	if (family == AF_INET6)
+		return rib_route6_get(e->prefix6, e->len, r);
+	return rib_route_get(e->prefix, e->len, r);
 }
 
 static void difference(struct render *rd, unsigned int *n, const char *fmt, ...)
@@ -143,17 +191,17 @@ static void difference(struct render *rd, unsigned int *n, const char *fmt, ...)
 	(*n)++;
 }
 
-static int consistency_check(struct cmd_ctx *ctx)
+static int consistency_check(struct cmd_ctx *ctx, uint8_t family)
 {
-	struct collection c = { 0 };
+	struct collection c = { .family = family };
 	struct render rd;
 	struct rib_route_info *routes, r;
 	unsigned int nr, i, diffs = 0, kept = 0;
-	char ip[16], a[512], b[512];
+	char ip[INET6_ADDRSTRLEN], a[1024], b[1024];
 	int rc;
 
 	netlink_drain();	/* apply what is queued first: only real differences remain */
-	rc = netlink_dump(RTM_GETROUTE, AF_INET, collect, &c);
+	rc = netlink_dump(RTM_GETROUTE, family, collect, &c);
 	if (rc < 0 || c.err < 0) {
 		free(c.e);
 		return cmd_error(ctx, rc ? rc : c.err, "%% Cannot read the kernel's routes: %s",
@@ -165,12 +213,12 @@ static int consistency_check(struct cmd_ctx *ctx)
 	for (i = 0; i < c.n; i++) {
 		const struct expected *e = &c.e[i];
 
-		if (i && e->prefix == c.e[i - 1].prefix && e->len == c.e[i - 1].len)
+		if (i && by_prefix(e, &c.e[i - 1]) == 0)
 			continue;	/* not preferred: the RIB keeps it aside */
 		c.e[kept++] = *e;
-		cmd_fmt_ip(e->prefix, ip, sizeof(ip));
+		fmt_prefix(family, e->prefix, e->prefix6, ip, sizeof(ip));
 		rib_nh_describe(&e->nh, a, sizeof(a));
-		if (rib_route_get(e->prefix, e->len, &r) < 0 || r.attrs.src != RIB_SRC_KERNEL) {
+		if (route_get(family, e, &r) < 0 || r.attrs.src != RIB_SRC_KERNEL) {
 			difference(&rd, &diffs, "missing in ternd: %s/%u %s", ip, e->len, a);
 			continue;
 		}
@@ -180,13 +228,14 @@ static int consistency_check(struct cmd_ctx *ctx)
 				   e->len, a, b);
 		}
 	}
-	rc = rib_routes_sorted(AF_INET, &routes, &nr, false);
+	rc = rib_routes_sorted(family, &routes, &nr, false);
 	for (i = 0; rc == 0 && i < nr; i++) {
 		struct expected key = { .prefix = routes[i].prefix, .len = routes[i].len };
 		struct rib_route_info best;
 		uint32_t fib_nh;
 
-		cmd_fmt_ip(routes[i].prefix, ip, sizeof(ip));
+		memcpy(key.prefix6, routes[i].prefix6, 16);
+		fmt_prefix(family, routes[i].prefix, routes[i].prefix6, ip, sizeof(ip));
 		if (routes[i].attrs.src == RIB_SRC_KERNEL && kernel_find(c.e, kept, &key) == NULL)
 			difference(&rd, &diffs, "stale in ternd: %s/%u is gone from the kernel", ip,
 				   routes[i].len);
@@ -194,8 +243,11 @@ static int consistency_check(struct cmd_ctx *ctx)
 			difference(&rd, &diffs, "not installed in the FIB (it has no room): %s/%u", ip,
 				   routes[i].len);
 		/* the FIB answers for the prefix's first address what the RIB's longest match says */
-		fib_nh = dp_fib_lookup(routes[i].prefix);
-		if (rib_route_lookup(routes[i].prefix, &best) == 0 && best.nh_id != fib_nh)
+		fib_nh = family == AF_INET6 ? dp_fib6_lookup(routes[i].prefix6) :
+					      dp_fib_lookup(routes[i].prefix);
+		if ((family == AF_INET6 ? rib_route6_lookup(routes[i].prefix6, &best) :
+					  rib_route_lookup(routes[i].prefix, &best)) == 0 &&
+		    best.nh_id != fib_nh)
 			difference(&rd, &diffs, "FIB disagrees at %s: nexthop %u, the RIB says %u", ip,
 				   fib_nh, best.nh_id);
 	}
@@ -220,7 +272,8 @@ static int consistency_check(struct cmd_ctx *ctx)
 
 static uint64_t last_end_ms, last_cost_ms;
 
-static int cmd_fib_consistency(struct cmd_ctx *ctx)
+/* One spacing for both families: each check walks the control thread's tables. */
+static int fib_consistency(struct cmd_ctx *ctx, uint8_t family)
 {
 	uint64_t next = last_end_ms + CONSISTENCY_SPACING * last_cost_ms, start = tern_log_now_ms();
 	int rc;
@@ -228,13 +281,24 @@ static int cmd_fib_consistency(struct cmd_ctx *ctx)
 	if (last_cost_ms >= CONSISTENCY_FREE_MS && start < next)
 		return cmd_error(ctx, -EBUSY, "%% The last consistency check took %.3f s; the next may "
 				 "start in %.3f s", last_cost_ms / 1e3, (next - start) / 1e3);
-	rc = consistency_check(ctx);
+	rc = consistency_check(ctx, family);
 	last_end_ms = tern_log_now_ms();
 	last_cost_ms = last_end_ms - start;
 	return rc;
 }
 
+static int cmd_fib_consistency(struct cmd_ctx *ctx)
+{
+	return fib_consistency(ctx, AF_INET);
+}
+
+static int cmd_fib6_consistency(struct cmd_ctx *ctx)
+{
+	return fib_consistency(ctx, AF_INET6);
+}
+
 const struct cmd_def cmd_consistency_table[] = {
 	{ CMD_MODE_EXEC, "show ip fib consistency", "Compare the FIB with the kernel's routes", cmd_fib_consistency, 0 },
+	{ CMD_MODE_EXEC, "show ipv6 fib consistency", "Compare the IPv6 FIB with the kernel's IPv6 routes", cmd_fib6_consistency, 0 },
 	{ 0 },
 };

@@ -24,8 +24,8 @@ check "show ipv6 route: the connected /64 of dp1" grep -Eq "^C>\* 2001:2:0:2::/6
 check "show ipv6 route: the router's own address is local" grep -Eq "^L>\* 2001:2:0:2::1/128 " <<<"$out"
 
 # the first exchange resolves the neighbours (through the kernel); then the dataplane forwards
-out=$(ip netns exec "$H1" ping -6 -c 3 -i 0.2 -W 2 2001:2:0:2::2)
-check "h1 pings h2 over IPv6 through the router" grep -q " 0% packet loss" <<<"$out"
+ping6_ok() { ip netns exec "$H1" ping -6 -c 1 -W 1 2001:2:0:2::2 > /dev/null; }
+wait_for "h1 pings h2 over IPv6 through the router" ping6_ok
 ip netns exec "$H2" ping -6 -c 2 -i 0.2 -W 2 2001:2:0:1::2 > /dev/null
 wait_for "the NDP neighbours reach the FIB as forward entries" \
 	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:2::2" | json_field 'j["kind"]')" = forward ]
@@ -78,11 +78,27 @@ hops6() { tern_cli --json -c "show ipv6 route 2001:2:0:300::/56" | json_field 's
 ip -n "$R" -6 route add 2001:2:0:300::/56 via 2001:2:0:2::2 dev dp1
 ip -n "$R" -6 route append 2001:2:0:300::/56 via $h2ll dev dp1
 wait_for "an appended hop joins the route as ECMP" [ "$(hops6)" = "['2001:2:0:2::2', '$h2ll']" ]
+consistent6() { [ "$(tern_cli --json -c "show ipv6 fib consistency" | json_field 'j["differences"]')" = 0 ]; }
+check "show ipv6 fib consistency: the FIB is the kernel's, ECMP and all" consistent6
 ip -n "$R" -6 route del 2001:2:0:300::/56 via 2001:2:0:2::2 dev dp1
 wait_for "a hop deleted alone leaves the other" [ "$(hops6)" = "['$h2ll']" ]
 check "which forwards" [ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:300::1" | json_field 'j["kind"]')" = forward ]
 ip -n "$R" -6 route del 2001:2:0:300::/56
 wait_for "the last hop deleted takes the route" [ "$(hops6)" = none ]
+
+# routes through kernel nexthop objects with IPv6 gateways (FRR's zebra installs these): the
+# object replaced in place takes its routes with it
+ip -n "$R" nexthop add id 60 via 2001:2:0:2::2 dev dp1
+ip -n "$R" -6 route add 2001:2:0:400::/56 nhid 60
+ip -n "$R" route add 198.19.8.0/24 nhid 60
+wait_for "IPv6 and IPv4 routes through an IPv6 nexthop object forward out of dp1" \
+	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:400::1" | json_field 'j["kind"]+" "+j["port"]') $(fib_kind 198.19.8.1)" = "forward dp1 forward" ]
+ip -n "$R" nexthop replace id 60 via $h2ll dev dp1
+gw_of() { tern_cli --json -c "show ipv6 route 2001:2:0:400::/56" | json_field 'j["routes"][0]["nexthops"][0]["gateway"]'; }
+wait_for "the object replaced, its routes follow it to $h2ll" [ "$(gw_of)" = "$h2ll" ]
+ip -n "$R" nexthop del id 60
+wait_for "the object removed, its routes go with it" \
+	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:400::1" | json_field 'j["prefix"]') $(fib_kind 198.19.8.1)" = "none/0 no-route" ]
 
 # IPv4 routes through an IPv6 next hop (RFC 8950), as FRR's BGP unnumbered installs them
 ip -n "$H2" addr add 198.19.7.7/32 dev lo
@@ -93,6 +109,10 @@ out=$(ip netns exec "$H1" ping -c 5 -i 0.1 -W 2 198.19.7.7)
 check "h1 reaches 198.19.7.7 over it" grep -q " 0% packet loss" <<<"$out"
 check "show ip route names the IPv6 gateway" grep -q "198.19.7.0/24 .*via $h2ll, dp1" <<<"$(tern_cli -c "show ip route")"
 
+wait_for "show ip fib consistency finds nothing amiss (RFC 8950 routes too)" consistent
+sleep 0.5	# the checks are spaced by five times their cost
+out=$(tern_cli -c "show ipv6 fib consistency")
+check "and its IPv6 twin: $(tail -n 1 <<<"$out")" grep -q "kernel routes compared: 0 difference(s)" <<<"$out"
 json=$(tern_cli --json -c "show ipv6 route summary")
 check "show ipv6 route summary counts the kernel's routes apart from IPv4's" \
 	json_true 'j["kernel_routes"] >= 4 and j["fib_routes"] >= 4' <<<"$json"

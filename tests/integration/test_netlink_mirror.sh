@@ -157,12 +157,14 @@ ip -n "$R" -6 neigh del 2001:db8::5 dev dp0
 wait_for "its removal is mirrored" sh -c "! $TERN -s $T_SOCK -c 'show ipv6 neighbors' | grep -q 2001:db8::5"
 
 # the kernel's IPv6 addresses: a global one (no DAD) shown by show ipv6 interface brief beside the
-# TAP's link-local one, and not by the IPv4 views or the running configuration
+# TAP's link-local one, written by the running configuration as an IPv4 one is (the link-local
+# one not: the kernel makes it), and not by the IPv4 views
 ip -n "$R" -6 addr add 2001:db8:1::1/64 dev dp0 nodad
 a6_has() { tern_cli --json -c "show ipv6 interface brief" | json_true 'any(i["name"] == "dp0" and "2001:db8:1::1/64" in i["addresses"] for i in j["interfaces"])'; }
 wait_for "an IPv6 address of the kernel's is mirrored" a6_has
 check "dp0's link-local address is listed too" sh -c "$TERN -s $T_SOCK -c 'show ipv6 interface brief' | grep '^dp0 ' | grep -q 'fe80::'"
-check_not "the running configuration has no IPv6 line yet" sh -c "$TERN -s $T_SOCK -c 'show running-config' | grep -q 2001:db8"
+check "the running configuration has it as ipv6 address" sh -c "$TERN -s $T_SOCK -c 'show running-config' | grep -qx ' ipv6 address 2001:db8:1::1/64'"
+check_not "and no link-local address" sh -c "$TERN -s $T_SOCK -c 'show running-config' | grep -q fe80"
 check_not "show ip interface brief shows IPv4's alone" sh -c "$TERN -s $T_SOCK -c 'show ip interface brief' | grep -q 2001:db8"
 ip -n "$R" -6 addr del 2001:db8:1::1/64 dev dp0
 wait_for "its removal is mirrored" sh -c "! $TERN -s $T_SOCK -c 'show ipv6 interface brief' | grep -q 2001:db8:1::1"

@@ -105,7 +105,7 @@ static void test_nexthop_objects_parse(void **state)
 	mnl_attr_put_u32(nlh, NHA_GATEWAY, htonl(0xc6120102));
 	assert_int_equal(nl_parse(nlh, &m), 0);
 	assert_int_equal(m.kind, NL_NEXTHOP);
-	assert_true(m.nexthop.ipv4);
+	assert_true(m.nexthop.mirrored);
 	assert_int_equal(m.nexthop.id, 7);
 	assert_int_equal(m.nexthop.ifindex, 3);
 	assert_int_equal(m.nexthop.gw, 0xc6120102);
@@ -123,11 +123,22 @@ static void test_nexthop_objects_parse(void **state)
 	assert_int_equal(nl_parse(nlh, &m), 0);
 	assert_true(m.nexthop.blackhole);
 
-	/* IPv6: kept as not ternd's */
+	/* IPv6: a 16-byte gateway; one of 4 bytes refused; a bridge's kept as not ternd's */
 	nlh = nexthop_msg(buf, AF_INET6, 10);
 	mnl_attr_put_u32(nlh, NHA_OIF, 3);
+	mnl_attr_put(nlh, NHA_GATEWAY, 16, "\xfe\x80\0\0\0\0\0\0\0\0\0\0\0\0\0\x01");
 	assert_int_equal(nl_parse(nlh, &m), 0);
-	assert_false(m.nexthop.ipv4);
+	assert_true(m.nexthop.mirrored);
+	assert_int_equal(m.nexthop.gw_family, AF_INET6);
+	assert_int_equal(m.nexthop.gw6[0], 0xfe);
+	assert_int_equal(m.nexthop.gw6[15], 1);
+	nlh = nexthop_msg(buf, AF_INET6, 12);
+	mnl_attr_put_u32(nlh, NHA_GATEWAY, htonl(0xc6120102));
+	assert_int_equal(nl_parse(nlh, &m), -EINVAL);
+	nlh = nexthop_msg(buf, AF_BRIDGE, 13);
+	mnl_attr_put_u32(nlh, NHA_OIF, 3);
+	assert_int_equal(nl_parse(nlh, &m), 0);
+	assert_false(m.nexthop.mirrored);
 
 	/* a group cut inside a member, a member of id 0, an object of id 0: refused */
 	nlh = nexthop_msg(buf, AF_UNSPEC, 201);
