@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* BGP-shaped synthetic tables: mostly /24, then /22, /23, /20, /21 ... and a few longer than /24. */
+#include <arpa/inet.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench/args.h"
 #include "bench/routes.h"
+#include "bench/routes6.h"
 #include "dataplane/ip4/ip4.h"
 
 uint64_t routes_rand(uint64_t *s)
@@ -69,13 +72,35 @@ uint32_t routes_pick_address(const uint32_t *prefixes, const uint8_t *lens, unsi
 	return prefixes[i] | host;
 }
 
+/* The IPv6 table: BGP-shaped prefixes in the RIRs' blocks (routes6.c). */
+static int routes6_print(unsigned long n, unsigned long seed)
+{
+	uint8_t (*p)[16] = calloc(n, sizeof(*p)), *l = calloc(n, 1);
+	char text[INET6_ADDRSTRLEN];
+	unsigned long i;
+
+	if (p == NULL || l == NULL) {
+		free(p);
+		free(l);
+		return fprintf(stderr, "tern-bench routes: no memory for %lu routes\n", n), 1;
+	}
+	routes6_bgp_like(p, l, n, seed);
+	for (i = 0; i < n; i++)
+		printf("%s/%u\n", inet_ntop(AF_INET6, p[i], text, sizeof(text)), l[i]);
+	free(p);
+	free(l);
+	return 0;
+}
+
 int routes_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "count", required_argument, NULL, 'n' }, { "seed", required_argument, NULL, 's' }, { 0 },
+		{ "count", required_argument, NULL, 'n' }, { "seed", required_argument, NULL, 's' },
+		{ "ipv6", no_argument, NULL, '6' }, { 0 },
 	};
 	unsigned long n = 1000, i;
 	unsigned long seed = 7;
+	bool ipv6 = false;
 	uint32_t *p;
 	uint8_t *l;
 	int c;
@@ -86,9 +111,13 @@ int routes_cmd(int argc, char **argv)
 				       ROUTES_MAX), 2;
 		else if (c == 's' && arg_count(optarg, 0, ULONG_MAX, &seed) < 0)
 			return fprintf(stderr, "tern-bench routes: --seed '%s': expected a number\n", optarg), 2;
+		else if (c == '6')
+			ipv6 = true;
 		else if (c != 'n' && c != 's')
-			return fprintf(stderr, "usage: tern-bench routes [--count N] [--seed S]\n"), 2;
+			return fprintf(stderr, "usage: tern-bench routes [--count N] [--seed S] [--ipv6]\n"), 2;
 	}
+	if (ipv6)
+		return routes6_print(n, seed);
 	p = calloc(n, sizeof(*p));
 	l = calloc(n, 1);
 	if (p == NULL || l == NULL)

@@ -23,6 +23,7 @@
 #include "controlplane/ternd/event_loop.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
 
 #define NL_BUF (1u << 20)
 
@@ -83,7 +84,7 @@ static uint64_t now_ns(void)
  * time less theirs (a run applies what it has parsed, NL_AHEAD messages at a time). */
 static uint64_t applied_cycles(void)
 {
-	return stats.cycles_rib + dp_fib_cycles() + rib_reclaim_cycles();
+	return stats.cycles_rib + dp_fib_cycles() + dp_fib6_cycles() + rib_reclaim_cycles();
 }
 
 /* Parses one message into *m; false for one to skip (an ACK, a malformed one). */
@@ -108,13 +109,14 @@ static bool parse_one(const struct nlmsghdr *nlh, struct nl_msg *m)
  * inside is the FIB's share). */
 static void apply_parsed(const struct nl_msg *m, unsigned int n)
 {
-	uint64_t t = rte_rdtsc(), fib = dp_fib_cycles() + rib_reclaim_cycles();
+	uint64_t t = rte_rdtsc(), fib = dp_fib_cycles() + dp_fib6_cycles() + rib_reclaim_cycles();
 	unsigned int i;
 
 	mirror_prepare(m, n);
 	for (i = 0; i < n; i++)
 		mirror_apply(&m[i], &stats);
-	stats.cycles_rib += rte_rdtsc() - t - (dp_fib_cycles() + rib_reclaim_cycles() - fib);
+	stats.cycles_rib += rte_rdtsc() - t -
+			    (dp_fib_cycles() + dp_fib6_cycles() + rib_reclaim_cycles() - fib);
 }
 
 /* One message of a dump, applied as it is read. */

@@ -25,6 +25,7 @@
 #include "dataplane/node.h"
 #include "dataplane/l2/vlan.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
 #include "dataplane/ip4/ip4.h"
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/l2/node_port.h"
@@ -457,17 +458,21 @@ static int cmd_show_ip_fib(struct cmd_ctx *ctx)
  * stage; text, nanoseconds a message. */
 static void netlink_cost(struct render *r, const struct nl_stats *s)
 {
+	uint64_t fib6_work, fib6_wait;
 	struct dp_fib_cost f;
 	unsigned int i;
 
 	dp_fib_cost(&f);
+	dp_fib6_cost(&fib6_work, &fib6_wait);
 	const struct {
 		const char *key, *label;
 		uint64_t cycles;
 	} stage[] = {
 		{ "read", "read", s->cycles_read }, { "parse", "parse", s->cycles_parse },
 		{ "rib", "RIB", s->cycles_rib }, { "fib_standby", "FIB: standby copy", f.standby }, { "fib_grace", "switch and grace period", f.grace },
-		{ "fib_level", "other copy", f.level }, { "reclaim", "reclaim", rib_reclaim_cycles() },
+		{ "fib_level", "other copy", f.level }, { "fib6", "IPv6 FIB", fib6_work },
+		{ "fib6_grace", "IPv6 FIB's grace periods", fib6_wait },
+		{ "reclaim", "reclaim", rib_reclaim_cycles() },
 	};
 	double ns_per_cycle = 1e9 / rte_get_tsc_hz();
 

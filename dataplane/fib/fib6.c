@@ -54,7 +54,7 @@ static bool staging;
 
 static uint64_t grace_token;
 static bool grace_pending;
-static uint64_t cycles;
+static uint64_t cycles, wait_cycles;	/* the changes made; the waits for workers */
 
 static uint32_t key_hash(const void *key, uint32_t len, uint32_t init)
 {
@@ -128,7 +128,7 @@ static bool grace_over(bool wait)
 	t = rte_rdtsc();
 	if (rte_rcu_qsbr_check(dp_rcu, grace_token, wait) == 1)
 		grace_pending = false;
-	cycles += rte_rdtsc() - t;
+	wait_cycles += rte_rdtsc() - t;
 	return !grace_pending;
 }
 
@@ -446,5 +446,11 @@ size_t dp_fib6_memory(void)
 
 uint64_t dp_fib6_cycles(void)
 {
-	return cycles;
+	return cycles + wait_cycles;
+}
+
+void dp_fib6_cost(uint64_t *work, uint64_t *wait)
+{
+	*work = cycles;
+	*wait = wait_cycles;
 }

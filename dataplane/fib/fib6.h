@@ -73,6 +73,8 @@ uint64_t dp_fib6_updates(void);
 size_t dp_fib6_memory(void);
 /* TSC cycles the control thread spent: the changes in the standby, the lagging copy's, waits. */
 uint64_t dp_fib6_cycles(void);
+/* Those cycles apart: making changes (both copies), and waiting for workers to leave a copy. */
+void dp_fib6_cost(uint64_t *work, uint64_t *wait);
 
 static inline unsigned int dp_fib6_active_index(void)
 {
