@@ -5,6 +5,8 @@
  * each next hop on a line of its own with its weight; the routes waiting behind the selected
  * one and the static routes that are inactive are listed too, the neighbours' host routes are
  * not (show ip neighbors has them). JSON gives each route's fields and next hops as objects.
+ * show ipv6 route likewise; the route summaries, and show ip[v6] fib, the FIB's answer for an
+ * address, of both families.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -20,6 +22,8 @@
 #include "controlplane/shell/statics.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
+#include "dataplane/fib/nexthop.h"
 #include "dataplane/ip4/ip4.h"
 #include "dataplane/node.h"
 
@@ -378,25 +382,55 @@ static int cmd_show_ipv6_route(struct cmd_ctx *ctx)
 	return show_routes(ctx, AF_INET6);
 }
 
+/* The routes of one family by source and type, as the RIB counts them. */
+static void route_counts_render(struct render *r, const struct rib_counts *c)
+{
+	unsigned int t;
+
+	render_uint(r, "kernel_routes", "routes from the kernel   %10lu\n", c->routes[RIB_SRC_KERNEL]);
+	render_uint(r, "adjacencies", "neighbour adjacencies    %10lu\n", c->routes[RIB_SRC_ADJACENCY]);
+	render_uint(r, "alternates", "set aside (table, metric) %9lu\n", c->alternates);
+	render_uint(r, "not_installed", c->unplaced ? "not installed (FIB full)  %9lu\n" : NULL,
+		    c->unplaced);
+	render_object_begin(r, "by_type");
+	for (t = 0; t <= RIB_NH_GROUP; t++) {
+		render_text(r, "  %-22s ", rib_nh_type_name(t));
+		render_uint(r, rib_nh_type_name(t), "%10lu\n", c->by_type[t]);
+	}
+	render_object_end(r);
+}
+
+static int cmd_show_ipv6_route_summary(struct cmd_ctx *ctx)
+{
+	unsigned int groups, group_total;
+	struct rib_counts c, l;
+	struct render r;
+
+	rib_counts6(&c);
+	rib_limits6(&l);
+	dp_fib6_groups_used(&groups, &group_total);
+	render_begin(&r, ctx);
+	route_counts_render(&r, &c);
+	render_uint(&r, "fib_routes", "FIB routes               %10lu", dp_fib6_routes());
+	render_uint(&r, "fib_routes_max", " of %lu ([fib6] max_routes)\n", l.routes[RIB_SRC_KERNEL]);
+	render_uint(&r, "fib_groups", "FIB groups in use        %10lu", groups);
+	render_uint(&r, "fib_groups_max", " of %lu\n", group_total);
+	render_uint(&r, "fib_updates", "FIB updates              %10lu\n", dp_fib6_updates());
+	render_uint(&r, "fib_memory_bytes", NULL, dp_fib6_memory());
+	render_text(&r, "FIB memory               %10zu MiB (two copies)\n", dp_fib6_memory() >> 20);
+	render_end(&r);
+	return 0;
+}
+
 static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 {
-	unsigned int t, groups, group_total;
+	unsigned int groups, group_total;
 	struct rib_counts c;
 	struct render r;
 
 	rib_counts(&c);
 	render_begin(&r, ctx);
-	render_uint(&r, "kernel_routes", "routes from the kernel   %10lu\n", c.routes[RIB_SRC_KERNEL]);
-	render_uint(&r, "adjacencies", "neighbour adjacencies    %10lu\n", c.routes[RIB_SRC_ADJACENCY]);
-	render_uint(&r, "alternates", "set aside (table, metric) %9lu\n", c.alternates);
-	render_uint(&r, "not_installed", c.unplaced ? "not installed (FIB full)  %9lu\n" : NULL,
-		    c.unplaced);
-	render_object_begin(&r, "by_type");
-	for (t = 0; t <= RIB_NH_GROUP; t++) {
-		render_text(&r, "  %-22s ", rib_nh_type_name(t));
-		render_uint(&r, rib_nh_type_name(t), "%10lu\n", c.by_type[t]);
-	}
-	render_object_end(&r);
+	route_counts_render(&r, &c);
 	render_uint(&r, "nexthops", "nexthops                 %10lu\n", c.nexthops);
 	render_uint(&r, "neighbors", "neighbours               %10lu\n", c.neighbours);
 	render_uint(&r, "addresses", NULL, c.addresses);
@@ -414,13 +448,72 @@ static int cmd_show_ip_route_summary(struct cmd_ctx *ctx)
 	return 0;
 }
 
+/* What the FIB of the address's family answers for it, and the RIB's route behind that. */
+static int show_fib(struct cmd_ctx *ctx, uint8_t family)
+{
+	const char *addr = cmd_arg(ctx, "fib");
+	struct rib_route_info ri;
+	const struct dp_nexthop *nh;
+	char pfx[INET6_ADDRSTRLEN + 8], text[INET6_ADDRSTRLEN], desc[1024];
+	char mac[RTE_ETHER_ADDR_FMT_SIZE] = "-";
+	uint8_t ip6[16];
+	uint32_t ip, id;
+	bool on_port;
+	struct render r;
+	int rc;
+
+	if (family == AF_INET6 ? inet_pton(AF_INET6, addr, ip6) != 1 : cmd_parse_ip(addr, &ip) < 0)
+		return cmd_error(ctx, -EINVAL, "%% '%s' is not an %s address", addr,
+				 family == AF_INET6 ? "IPv6" : "IPv4");
+	id = family == AF_INET6 ? dp_fib6_lookup(ip6) : dp_fib_lookup(ip);
+	nh = dp_nh_get(id);
+	on_port = nh->kind == DP_NH_FORWARD || nh->kind == DP_NH_UNRESOLVED;
+	if (nh->kind == DP_NH_FORWARD)
+		rte_ether_format_addr(mac, sizeof(mac), &nh->eth.dst_addr);
+	rc = family == AF_INET6 ? rib_route6_lookup(ip6, &ri) : rib_route_lookup(ip, &ri);
+	if (rc == 0 && family == AF_INET6) {
+		snprintf(pfx, sizeof(pfx), "%s/%u", inet_ntop(AF_INET6, ri.prefix6, text, sizeof(text)),
+			 ri.len);
+		rib_nh_describe(&ri.nh, desc, sizeof(desc));
+	} else if (rc == 0) {
+		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(ri.prefix), ri.len);
+		rib_nh_describe(&ri.nh, desc, sizeof(desc));
+	} else {
+		snprintf(pfx, sizeof(pfx), "none/0");
+		snprintf(desc, sizeof(desc), "-");
+	}
+	render_begin(&r, ctx);
+	render_str(&r, "address", "%s: ", addr);
+	render_str(&r, "prefix", "prefix %s, ", pfx);
+	render_uint(&r, "nexthop_id", "nexthop %lu ", id);
+	render_str(&r, "kind", "(%s)", dp_nh_kind_name(nh->kind));
+	render_str(&r, "port", on_port ? " port %s" : NULL, on_port ? dp.ports[nh->port].name : "-");
+	render_str(&r, "mac", on_port ? " mac %s" : NULL, mac);
+	render_str(&r, "route", "\n  route: %s\n", desc);
+	render_end(&r);
+	return 0;
+}
+
+static int cmd_show_ip_fib(struct cmd_ctx *ctx)
+{
+	return show_fib(ctx, AF_INET);
+}
+
+static int cmd_show_ipv6_fib(struct cmd_ctx *ctx)
+{
+	return show_fib(ctx, AF_INET6);
+}
+
 const struct cmd_def cmd_route_table[] = {
+	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },
+	{ CMD_MODE_EXEC, "show ipv6 fib fib:X:X::X:X", "The dataplane's answer for an IPv6 address", cmd_show_ipv6_fib, 0 },
 	{ CMD_MODE_EXEC, "show ip route", "The routing table", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M", "One route", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route address:A.B.C.D", "The route that forwards an address (longest match)", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route prefix:A.B.C.D/M longer-prefixes", "Routes within a prefix", cmd_show_ip_route, 0 },
 	{ CMD_MODE_EXEC, "show ip route summary", "Route counts by type, nexthops, FIB memory", cmd_show_ip_route_summary, 0 },
 	{ CMD_MODE_EXEC, "show ipv6 route", "The IPv6 routing table", cmd_show_ipv6_route, 0 },
+	{ CMD_MODE_EXEC, "show ipv6 route summary", "IPv6 route counts by type, FIB use and memory", cmd_show_ipv6_route_summary, 0 },
 	{ CMD_MODE_EXEC, "show ipv6 route prefix:X:X::X:X/M", "One IPv6 route", cmd_show_ipv6_route, 0 },
 	{ CMD_MODE_EXEC, "show ipv6 route address:X:X::X:X", "The IPv6 route that forwards an address (longest match)", cmd_show_ipv6_route, 0 },
 	{ CMD_MODE_EXEC, "show ipv6 route prefix:X:X::X:X/M longer-prefixes", "IPv6 routes within a prefix", cmd_show_ipv6_route, 0 },

@@ -418,42 +418,6 @@ static int cmd_clear_counters(struct cmd_ctx *ctx)
 	return 0;
 }
 
-static int cmd_show_ip_fib(struct cmd_ctx *ctx)
-{
-	const char *addr = cmd_arg(ctx, "fib");
-	struct rib_route_info ri;
-	const struct dp_nexthop *nh;
-	char pfx[24], desc[512], mac[RTE_ETHER_ADDR_FMT_SIZE] = "-";
-	uint32_t ip, id;
-	bool on_port;
-	struct render r;
-
-	if (cmd_parse_ip(addr, &ip) < 0)
-		return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 address", addr);
-	id = dp_fib_lookup(ip);
-	nh = dp_nh_get(id);
-	on_port = nh->kind == DP_NH_FORWARD || nh->kind == DP_NH_UNRESOLVED;
-	if (nh->kind == DP_NH_FORWARD)
-		rte_ether_format_addr(mac, sizeof(mac), &nh->eth.dst_addr);
-	if (rib_route_lookup(ip, &ri) == 0) {
-		snprintf(pfx, sizeof(pfx), IP4_FMT "/%u", IP4_ARGS(ri.prefix), ri.len);
-		rib_nh_describe(&ri.nh, desc, sizeof(desc));
-	} else {
-		snprintf(pfx, sizeof(pfx), "none/0");
-		snprintf(desc, sizeof(desc), "-");
-	}
-	render_begin(&r, ctx);
-	render_str(&r, "address", "%s: ", addr);
-	render_str(&r, "prefix", "prefix %s, ", pfx);
-	render_uint(&r, "nexthop_id", "nexthop %lu ", id);
-	render_str(&r, "kind", "(%s)", dp_nh_kind_name(nh->kind));
-	render_str(&r, "port", on_port ? " port %s" : NULL, on_port ? dp.ports[nh->port].name : "-");
-	render_str(&r, "mac", on_port ? " mac %s" : NULL, mac);
-	render_str(&r, "route", "\n  route: %s\n", desc);
-	render_end(&r);
-	return 0;
-}
-
 /* Where the control thread's time on kernel messages went: JSON, nanoseconds since start by
  * stage; text, nanoseconds a message. */
 static void netlink_cost(struct render *r, const struct nl_stats *s)
@@ -583,7 +547,6 @@ const struct cmd_def cmd_show_table[] = {
 	{ CMD_MODE_EXEC, "show counters", "Per-interface packet counters", cmd_show_counters, 0 },
 	{ CMD_MODE_EXEC, "show netlink", "The kernel mirror: messages, errors, resyncs", cmd_show_netlink, 0 },
 	{ CMD_MODE_EXEC, "show ip interface brief", "Each interface's address, administrative and link state", cmd_show_ip_interface_brief, 0 },
-	{ CMD_MODE_EXEC, "show ip fib A.B.C.D", "The dataplane's answer for an address", cmd_show_ip_fib, 0 },
 	{ CMD_MODE_EXEC, "show ip neighbors", "Neighbour (ARP) table", cmd_show_arp, 0 },
 	{ CMD_MODE_EXEC, "show arp", "Neighbour (ARP) table", cmd_show_arp, 0 },
 	{ CMD_MODE_EXEC, "clear counters [interface:IFNAME]", "Reset the counters of every interface, or of one", cmd_clear_counters, CMD_F_CONFIG },
