@@ -85,7 +85,7 @@ static void test_command_incomplete(void **state)
 {
 	cmd_session_init(&s, 0, true);
 	assert_int_equal(cmd_execute(&s, "show ip", false, &out), -ENOENT);
-	assert_out_has("Incomplete command: after 'ip' expected: interface, fib, neighbors, route");
+	assert_out_has("Incomplete command: after 'ip' expected: interface, neighbors, fib, route");
 }
 
 static void test_command_unknown_interface_lists_known(void **state)
