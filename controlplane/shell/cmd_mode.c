@@ -83,6 +83,21 @@ static struct dp_port *config_port(struct cmd_ctx *ctx, uint32_t *ifindex)
 	return p;
 }
 
+/* The kernel's answer to an address request of either family, as the operator's sentence; the
+ * mirror drained after a change it took. */
+static int addr_answer(struct cmd_ctx *ctx, int rc, const char *arg, const struct dp_port *p)
+{
+	if (rc == -EEXIST)
+		return cmd_error(ctx, rc, "%% Address %s is already configured on %s", arg, p->name);
+	if (rc == -EADDRNOTAVAIL || rc == -ENOENT)
+		return cmd_error(ctx, rc, "%% Address %s is not configured on %s", arg, p->name);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel refused address %s on %s: %s", arg, p->name,
+				 strerror(-rc));
+	netlink_drain();
+	return 0;
+}
+
 static int addr_change(struct cmd_ctx *ctx, const char *arg, bool add)
 {
 	uint32_t ip, ifindex;
@@ -100,16 +115,7 @@ static int addr_change(struct cmd_ctx *ctx, const char *arg, bool add)
 		return cmd_error(ctx, -EINVAL,
 				 "%% %s is not a host address: on a /%u it is the network or broadcast address",
 				 arg, len);
-	rc = nlr_addr(add, ifindex, ip, len);
-	if (rc == -EEXIST)
-		return cmd_error(ctx, rc, "%% Address %s is already configured on %s", arg, p->name);
-	if (rc == -EADDRNOTAVAIL || rc == -ENOENT)
-		return cmd_error(ctx, rc, "%% Address %s is not configured on %s", arg, p->name);
-	if (rc < 0)
-		return cmd_error(ctx, rc, "%% The kernel refused address %s on %s: %s", arg, p->name,
-				 strerror(-rc));
-	netlink_drain();
-	return 0;
+	return addr_answer(ctx, nlr_addr(add, ifindex, ip, len), arg, p);
 }
 
 static int cmd_ip_address(struct cmd_ctx *ctx)
@@ -139,16 +145,7 @@ static int addr6_change(struct cmd_ctx *ctx, bool add)
 	if (ip6[0] == 0xff || (ip6[0] == 0xfe && (ip6[1] & 0xc0) == 0x80) || len == 0)
 		return cmd_error(ctx, -EINVAL, "%% %s is not a global or unique-local unicast address "
 				 "(the link-local one comes from the MAC)", arg);
-	rc = nlr_addr6(add, ifindex, ip6, len);
-	if (rc == -EEXIST)
-		return cmd_error(ctx, rc, "%% Address %s is already configured on %s", arg, p->name);
-	if (rc == -EADDRNOTAVAIL || rc == -ENOENT)
-		return cmd_error(ctx, rc, "%% Address %s is not configured on %s", arg, p->name);
-	if (rc < 0)
-		return cmd_error(ctx, rc, "%% The kernel refused address %s on %s: %s", arg, p->name,
-				 strerror(-rc));
-	netlink_drain();
-	return 0;
+	return addr_answer(ctx, nlr_addr6(add, ifindex, ip6, len), arg, p);
 }
 
 static int cmd_ipv6_address(struct cmd_ctx *ctx)
