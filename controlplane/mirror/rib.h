@@ -87,6 +87,19 @@ enum rib_add_mode {
 	RIB_ADD_PREPEND,	/* NLM_F_CREATE alone (ip route prepend): goes first */
 };
 
+/* A route as a listing holds it: its nexthop by id (rib_nh_spec_of gives the whole). */
+struct rib_route_entry {
+	uint8_t family;		/* AF_INET or AF_INET6 */
+	uint8_t len;
+	bool unplaced;		/* in use, but the FIB refused it (no room): it waits */
+	bool waiting;		/* not in use: another route of its prefix is preferred */
+	uint32_t prefix;	/* AF_INET: host order */
+	uint8_t prefix6[16];	/* AF_INET6 */
+	struct rib_route_attrs attrs;
+	uint32_t nh_id;
+};
+
+/* A route with its nexthop spelt out. */
 struct rib_route_info {
 	uint8_t family;		/* AF_INET or AF_INET6 */
 	uint32_t prefix;	/* AF_INET: host order */
@@ -208,8 +221,10 @@ int rib_route6_find(const uint8_t prefix[16], uint8_t len, uint32_t table, uint3
 		    struct rib_route_info *out);
 /* The routes of family in use, and with waiting those aside too, in prefix order, then table
  * and metric (a sorted copy; free() it). */
-int rib_routes_sorted(uint8_t family, struct rib_route_info **out, unsigned int *n,
+int rib_routes_sorted(uint8_t family, struct rib_route_entry **out, unsigned int *n,
 		      bool waiting);
+/* The nexthop with that id, spelt out (a listing's nh_id, until the RIB next changes). */
+void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out);
 unsigned int rib_addrs(const struct rib_addr **out);
 unsigned int rib_neighs(const struct rib_neigh **out);
 

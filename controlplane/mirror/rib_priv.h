@@ -57,7 +57,6 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id);
 void rib_nh_put(uint32_t id);
 /* The id of the nexthop equal to s, or 0 when none is (no reference taken). */
 uint32_t rib_nh_find(const struct rib_nh_spec *s);
-void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out);
 bool rib_nh_uses_port(uint32_t id, uint16_t port);
 
 /* Queues one FIB change for the next rib_commit (which runs early when the batch is full). */

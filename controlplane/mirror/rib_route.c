@@ -526,7 +526,7 @@ int rib_route6_lookup(const uint8_t ip6[16], struct rib_route_info *out)
 
 static int route_cmp(const void *a, const void *b)
 {
-	const struct rib_route_info *x = a, *y = b;
+	const struct rib_route_entry *x = a, *y = b;
 	int c;
 
 	if (x->prefix != y->prefix)
@@ -542,11 +542,20 @@ static int route_cmp(const void *a, const void *b)
 	return 0;
 }
 
-int rib_routes_sorted(uint8_t family, struct rib_route_info **out, unsigned int *n, bool waiting)
+static void fill_entry(const struct route_key *k, const struct route_rec *r, bool unplaced,
+		       struct rib_route_entry *out)
+{
+	*out = (struct rib_route_entry){ .family = k->family, .len = k->len, .unplaced = unplaced,
+		.prefix = k->prefix, .nh_id = r->nh,
+		.attrs = { .src = r->src, .kproto = r->kproto, .metric = r->metric, .table = r->table } };
+	memcpy(out->prefix6, k->prefix6, 16);
+}
+
+int rib_routes_sorted(uint8_t family, struct rib_route_entry **out, unsigned int *n, bool waiting)
 {
 	const struct route_table *t = route_table_of(family);
 	unsigned int cap = t->count + (waiting ? alt_count() : 0), i = 0, a;
-	struct rib_route_info *r = calloc(cap ? cap : 1, sizeof(*r));
+	struct rib_route_entry *r = calloc(cap ? cap : 1, sizeof(*r));
 	struct route_key k;
 	uint32_t iter = 0;
 	int32_t pos;
@@ -555,12 +564,12 @@ int rib_routes_sorted(uint8_t family, struct rib_route_info **out, unsigned int 
 		return -ENOMEM;
 	while (i < cap && (pos = route_table_next(t, &iter)) >= 0) {
 		route_key_at(t, pos, &k);
-		fill_info(&k, route_rec_at(t, pos), *route_unplaced_at(t, pos), &r[i++]);
+		fill_entry(&k, route_rec_at(t, pos), *route_unplaced_at(t, pos), &r[i++]);
 	}
 	for (a = 0; waiting && a < alt_count() && i < cap; a++) {
 		if (alt_at(a)->key.family != t->family)
 			continue;
-		fill_info(&alt_at(a)->key, &alt_at(a)->rec, false, &r[i]);
+		fill_entry(&alt_at(a)->key, &alt_at(a)->rec, false, &r[i]);
 		r[i++].waiting = true;
 	}
 	qsort(r, i, sizeof(*r), route_cmp);

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,36 +31,73 @@ struct expected {
 	int rank;		/* the table's preference */
 	uint32_t metric;
 	unsigned int order;	/* the dump's order: the kernel's first of one table and metric */
-	struct rib_nh_spec nh;
+	/* the kernel's nexthop, its group's members kept apart in the collection's hops: a
+	 * full table's routes take tens of bytes each, not a whole rib_nh_spec */
+	enum rib_nh_type type;
+	uint32_t knh;
+	struct rib_hop hop;
+	uint8_t nb_members;
+	uint32_t members_at;
 };
 
 struct collection {
 	uint8_t family;
 	struct expected *e;
 	unsigned int n, cap;
+	struct rib_hop *hops;	/* the groups' members, one after the other */
+	unsigned int nb_hops, hops_cap;
 	int err;
 };
+
+static int grow(void **p, unsigned int *cap, unsigned int need, size_t size)
+{
+	unsigned int c = *cap ? *cap : 1024;
+	void *more;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	if ((more = realloc(*p, (size_t)c * size)) == NULL)
+		return -ENOMEM;
+	*p = more;
+	*cap = c;
+	return 0;
+}
+
+/* The kernel's nexthop for an expected route, whole again. */
+static void expected_nh(const struct collection *c, const struct expected *e, struct rib_nh_spec *s)
+{
+	memset(s, 0, offsetof(struct rib_nh_spec, members));
+	s->type = e->type;
+	s->knh = e->knh;
+	s->hop = e->hop;
+	s->nb_members = e->nb_members;
+	memcpy(s->members, &c->hops[e->members_at], e->nb_members * sizeof(s->members[0]));
+}
 
 static int collect(const struct nlmsghdr *nlh, void *data)
 {
 	struct collection *c = data;
+	struct rib_nh_spec nh;
 	struct nl_msg m;
 
 	if (nl_parse(nlh, &m) < 0 || m.kind != NL_ROUTE || m.del || m.route.family != c->family)
 		return MNL_CB_OK;
-	if (c->n == c->cap) {
-		unsigned int cap = c->cap ? c->cap * 2 : 1024;
-		struct expected *e = realloc(c->e, cap * sizeof(*e));
-
-		if (e == NULL) {
-			c->err = -ENOMEM;
-			return MNL_CB_ERROR;
-		}
-		c->e = e;
-		c->cap = cap;
-	}
-	if (mirror_route_nh(&m.route, &c->e[c->n].nh) < 0)
+	if (mirror_route_nh(&m.route, &nh) < 0)
 		return MNL_CB_OK;
+	if (grow((void **)&c->e, &c->cap, c->n + 1, sizeof(*c->e)) < 0 ||
+	    grow((void **)&c->hops, &c->hops_cap, c->nb_hops + nh.nb_members, sizeof(*c->hops)) < 0) {
+		c->err = -ENOMEM;
+		return MNL_CB_ERROR;
+	}
+	c->e[c->n].type = nh.type;
+	c->e[c->n].knh = nh.knh;
+	c->e[c->n].hop = nh.hop;
+	c->e[c->n].nb_members = nh.nb_members;
+	c->e[c->n].members_at = c->nb_hops;
+	memcpy(&c->hops[c->nb_hops], nh.members, nh.nb_members * sizeof(nh.members[0]));
+	c->nb_hops += nh.nb_members;
 	memset(c->e[c->n].prefix6, 0, 16);
 	c->e[c->n].prefix = 0;
 	if (c->family == AF_INET6) {
@@ -195,7 +233,9 @@ static int consistency_check(struct cmd_ctx *ctx, uint8_t family)
 {
 	struct collection c = { .family = family };
 	struct render rd;
-	struct rib_route_info *routes, r;
+	struct rib_route_entry *routes;
+	struct rib_route_info r;
+	struct rib_nh_spec want;
 	unsigned int nr, i, diffs = 0, kept = 0;
 	char ip[INET6_ADDRSTRLEN], a[1024], b[1024];
 	int rc;
@@ -204,6 +244,7 @@ static int consistency_check(struct cmd_ctx *ctx, uint8_t family)
 	rc = netlink_dump(RTM_GETROUTE, family, collect, &c);
 	if (rc < 0 || c.err < 0) {
 		free(c.e);
+		free(c.hops);
 		return cmd_error(ctx, rc ? rc : c.err, "%% Cannot read the kernel's routes: %s",
 				 strerror(-(rc ? rc : c.err)));
 	}
@@ -217,12 +258,13 @@ static int consistency_check(struct cmd_ctx *ctx, uint8_t family)
 			continue;	/* not preferred: the RIB keeps it aside */
 		c.e[kept++] = *e;
 		fmt_prefix(family, e->prefix, e->prefix6, ip, sizeof(ip));
-		rib_nh_describe(&e->nh, a, sizeof(a));
+		expected_nh(&c, e, &want);
+		rib_nh_describe(&want, a, sizeof(a));
 		if (route_get(family, e, &r) < 0 || r.attrs.src != RIB_SRC_KERNEL) {
 			difference(&rd, &diffs, "missing in ternd: %s/%u %s", ip, e->len, a);
 			continue;
 		}
-		if (!same_nh(&e->nh, &r.nh)) {
+		if (!same_nh(&want, &r.nh)) {
 			rib_nh_describe(&r.nh, b, sizeof(b));
 			difference(&rd, &diffs, "differs: %s/%u is %s in the kernel, %s in ternd", ip,
 				   e->len, a, b);
@@ -254,6 +296,7 @@ static int consistency_check(struct cmd_ctx *ctx, uint8_t family)
 	if (rc == 0)
 		free(routes);
 	free(c.e);
+	free(c.hops);
 	render_list_end(&rd);
 	render_uint(&rd, "kernel_routes", "%lu kernel routes compared: ", kept);
 	render_uint(&rd, "differences", "%lu difference(s)\n", diffs);

@@ -27,13 +27,13 @@
 #include "dataplane/ip4/ip4.h"
 #include "dataplane/node.h"
 
-static const char *route_origin(const struct rib_route_info *r)
+static const char *route_origin(uint8_t kproto, enum rib_nh_type type)
 {
-	if (r->nh.type == RIB_NH_LOCAL || r->nh.type == RIB_NH_BROADCAST)
+	if (type == RIB_NH_LOCAL || type == RIB_NH_BROADCAST)
 		return "local";
-	if (r->attrs.kproto == RTPROT_KERNEL && r->nh.type == RIB_NH_CONNECTED)
+	if (kproto == RTPROT_KERNEL && type == RIB_NH_CONNECTED)
 		return "connected";
-	return rib_kproto_name(r->attrs.kproto);
+	return rib_kproto_name(kproto);
 }
 
 /* FRR's letter for an origin. */
@@ -92,7 +92,7 @@ static bool same_bits6(const uint8_t *a, const uint8_t *b, unsigned int len)
 	return true;
 }
 
-static bool filter_takes_route(const struct route_filter *f, const struct rib_route_info *ri)
+static bool filter_takes_route(const struct route_filter *f, const struct rib_route_entry *ri)
 {
 	if (ri->family != AF_INET6)
 		return filter_takes(f, ri->prefix, ri->len);
@@ -103,7 +103,7 @@ static bool filter_takes_route(const struct route_filter *f, const struct rib_ro
 	return ri->len == f->len && same_bits6(ri->prefix6, f->prefix6, 128);
 }
 
-static void fmt_prefix(const struct rib_route_info *ri, char *buf, size_t len)
+static void fmt_prefix(const struct rib_route_entry *ri, char *buf, size_t len)
 {
 	char text[INET6_ADDRSTRLEN];
 
@@ -230,8 +230,8 @@ static unsigned int inactive_statics(struct render *r, const struct route_filter
 	char pfx[64], desc[1024], line[1200], gw[INET6_ADDRSTRLEN], head[96];
 
 	for (i = 0; i < n; i++) {
-		struct rib_route_info as_route = { .family = st[i].family, .prefix = st[i].prefix,
-						   .len = st[i].len };
+		struct rib_route_entry as_route = { .family = st[i].family, .prefix = st[i].prefix,
+						    .len = st[i].len };
 
 		memcpy(as_route.prefix6, st[i].prefix6, 16);
 		if (st[i].family != f->family || st[i].active || st[i].type != RTN_UNICAST ||
@@ -316,7 +316,8 @@ static int show_routes(struct cmd_ctx *ctx, uint8_t family)
 	};
 	const char *only_arg = cmd_arg(ctx, "prefix");
 	struct route_filter f = { 0 };
-	struct rib_route_info *ri;
+	struct rib_route_entry *ri;
+	struct rib_nh_spec nh;
 	unsigned int n, i, shown = 0;
 	char pfx[64], desc[1024], line[2400], down[96], hops[2048], text[2048], head[96];
 	struct render r;
@@ -338,19 +339,21 @@ static int show_routes(struct cmd_ctx *ctx, uint8_t family)
 		render_text(&r, LEGEND);
 	render_table_begin(&r, "routes", cols, RTE_DIM(cols), false);
 	for (i = 0; i < n; i++) {
-		const char *origin = route_origin(&ri[i]);
 		bool fib = !ri[i].waiting && !ri[i].unplaced;
+		const char *origin;
 		int at;
 
 		if (ri[i].attrs.src == RIB_SRC_ADJACENCY || !filter_takes_route(&f, &ri[i]))
 			continue;
+		rib_nh_spec_of(ri[i].nh_id, &nh);
+		origin = route_origin(ri[i].attrs.kproto, nh.type);
 		fmt_prefix(&ri[i], pfx, sizeof(pfx));
-		rib_nh_describe(&ri[i].nh, desc, sizeof(desc));
-		nexthops_json(&ri[i].nh, hops, sizeof(hops));
+		rib_nh_describe(&nh, desc, sizeof(desc));
+		nexthops_json(&nh, hops, sizeof(hops));
 		at = snprintf(head, sizeof(head), "%c%c%c %s [%u/0] ", origin_code(origin),
 			      ri[i].waiting ? ' ' : '>', ri[i].unplaced ? 'q' : fib ? '*' : ' ', pfx,
 			      ri[i].attrs.metric);
-		hops_text(&ri[i].nh, fib, at, text, sizeof(text));
+		hops_text(&nh, fib, at, text, sizeof(text));
 		snprintf(line, sizeof(line), "%s%s", head, text);
 		if (rib_table_rank(ri[i].attrs.table) > 1)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line), " (table %u)",
@@ -358,11 +361,11 @@ static int show_routes(struct cmd_ctx *ctx, uint8_t family)
 		if (ri[i].unplaced)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line),
 				 " (not installed: the FIB is full)");
-		if (!ri[i].waiting && hops_down(&ri[i].nh, down, sizeof(down)))
+		if (!ri[i].waiting && hops_down(&nh, down, sizeof(down)))
 			snprintf(line + strlen(line), sizeof(line) - strlen(line),
 				 " (link down: %s; not used)", down);
 		render_row(&r, (union render_val[]){ RS(origin), RS(pfx), RU(ri[i].attrs.metric),
-			   RU(ri[i].attrs.table), RS(rib_nh_type_name(ri[i].nh.type)), RU(ri[i].nh_id),
+			   RU(ri[i].attrs.table), RS(rib_nh_type_name(nh.type)), RU(ri[i].nh_id),
 			   RS(desc), RS(hops), RB(fib), RB(!ri[i].waiting), RS(line) });
 	}
 	inactive_statics(&r, &f);

@@ -756,14 +756,16 @@ static void test_random_changes_follow_the_kernels_model(void **state)
 /* show ip route summary's counts, as a walk over every route in use finds them. */
 static void counts_by_walk(struct rib_counts *w)
 {
-	struct rib_route_info *ri;
+	struct rib_route_entry *ri;
+	struct rib_nh_spec nh;
 	unsigned int n, i;
 
 	memset(w, 0, sizeof(*w));
 	assert_int_equal(rib_routes_sorted(AF_INET, &ri, &n, false), 0);
 	for (i = 0; i < n; i++) {
+		rib_nh_spec_of(ri[i].nh_id, &nh);
 		w->routes[ri[i].attrs.src]++;
-		w->by_type[ri[i].nh.type]++;
+		w->by_type[nh.type]++;
 	}
 	free(ri);
 }
