@@ -258,6 +258,7 @@ int mirror_route_nh(const struct nl_route *r, struct rib_nh_spec *s)
 	case RTN_LOCAL:
 	case RTN_ANYCAST:	/* IPv6's Subnet-Router anycast: the router's own, as local */
 		s->type = RIB_NH_LOCAL;
+		s->local_dev = r->nb_paths ? r->paths[0].ifindex : 0;
 		return 0;
 	case RTN_BROADCAST: return broadcast_nh(r, s);
 	case RTN_BLACKHOLE: s->type = RIB_NH_BLACKHOLE; return 0;

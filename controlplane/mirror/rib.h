@@ -68,6 +68,10 @@ static inline bool rib_hop_has_gw(const struct rib_hop *h)
 struct rib_nh_spec {
 	enum rib_nh_type type;
 	uint32_t knh;				/* the kernel nexthop object it comes from; 0: none */
+	/* LOCAL: the kernel interface that holds the address. Two interfaces may hold one
+	 * address (an IPv6 link-local one often), each with its own local route: the kernel
+	 * removing one leaves the other. */
+	uint32_t local_dev;
 	struct rib_hop hop;			/* GATEWAY, CONNECTED, BROADCAST (port) */
 	uint8_t nb_members;			/* GROUP */
 	struct rib_hop members[RIB_GROUP_MAX];	/* GROUP; a weight-w member appears w times */

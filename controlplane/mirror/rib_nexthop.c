@@ -24,6 +24,7 @@
 struct nh_obj {
 	enum rib_nh_type type;
 	uint32_t knh;		/* the kernel nexthop object whose routes share it; 0: none */
+	uint32_t local_dev;	/* LOCAL: the kernel interface holding the address */
 	struct rib_hop hop;
 	uint32_t refcnt;
 	uint64_t released_at;	/* release_seq at its last release */
@@ -143,9 +144,9 @@ static int nh_publish(uint32_t id)
 }
 
 static bool hop_is(const struct nh_obj *o, enum rib_nh_type type, const struct rib_hop *h,
-		   uint32_t knh)
+		   uint32_t knh, uint32_t dev)
 {
-	if (o->type != type || o->knh != knh)
+	if (o->type != type || o->knh != knh || o->local_dev != dev)
 		return false;
 	if (type == RIB_NH_GATEWAY)
 		return o->hop.port == h->port && rib_hop_is_v6(&o->hop) == rib_hop_is_v6(h) &&
@@ -162,7 +163,7 @@ static bool group_is(const struct nh_obj *o, const struct rib_nh_spec *s)
 	if (o->type != RIB_NH_GROUP || o->nb_members != s->nb_members || o->knh != s->knh)
 		return false;
 	for (i = 0; i < s->nb_members; i++)
-		if (!hop_is(&nhs[o->members[i]], member_type(&s->members[i]), &s->members[i], 0))
+		if (!hop_is(&nhs[o->members[i]], member_type(&s->members[i]), &s->members[i], 0, 0))
 			return false;
 	return true;
 }
@@ -173,10 +174,10 @@ static uint32_t gw_word(const struct rib_hop *h)
 	return rib_hop_is_v6(h) ? rte_jhash(h->gw6, 16, AF_INET6) : h->gw;
 }
 
-static uint32_t hop_hash(enum rib_nh_type type, const struct rib_hop *h)
+static uint32_t hop_hash(enum rib_nh_type type, const struct rib_hop *h, uint32_t dev)
 {
 	if (!rib_nh_on_port(type))
-		return rte_jhash_1word(type, 0);
+		return rte_jhash_2words(type, dev, 0);
 	return rte_jhash_3words(type, h->port, type == RIB_NH_GATEWAY ? gw_word(h) : 0, 0);
 }
 
@@ -243,12 +244,13 @@ static void nh_unalloc(uint32_t id)
  * none (no reference). A kernel object's nexthop hangs on the chain of its hop, beside the
  * others of that hop: a neighbour's change finds them all there.
  */
-static uint32_t nh_find_hop(enum rib_nh_type type, const struct rib_hop *hop, uint32_t knh)
+static uint32_t nh_find_hop(enum rib_nh_type type, const struct rib_hop *hop, uint32_t knh,
+			    uint32_t dev)
 {
-	uint32_t h = hop_hash(type, hop), i;
+	uint32_t h = hop_hash(type, hop, dev), i;
 
 	for (i = nh_chain[h & (NH_BUCKETS - 1)]; i != 0; i = nhs[i].next)
-		if (nhs[i].hash == h && nhs[i].used && hop_is(&nhs[i], type, hop, knh))
+		if (nhs[i].hash == h && nhs[i].used && hop_is(&nhs[i], type, hop, knh, dev))
 			return i;
 	return 0;
 }
@@ -265,15 +267,16 @@ static uint32_t nh_find_group(const struct rib_nh_spec *s)
 
 uint32_t rib_nh_find(const struct rib_nh_spec *s)
 {
-	return s->type == RIB_NH_GROUP ? nh_find_group(s) : nh_find_hop(s->type, &s->hop, s->knh);
+	return s->type == RIB_NH_GROUP ? nh_find_group(s) :
+					 nh_find_hop(s->type, &s->hop, s->knh, s->local_dev);
 }
 
 static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint32_t knh,
-			 uint32_t *id)
+			 uint32_t dev, uint32_t *id)
 {
 	int rc;
 
-	if ((*id = nh_find_hop(type, hop, knh)) != 0) {
+	if ((*id = nh_find_hop(type, hop, knh, dev)) != 0) {
 		nhs[*id].refcnt++;
 		return 0;
 	}
@@ -281,9 +284,10 @@ static int nh_get_simple(enum rib_nh_type type, const struct rib_hop *hop, uint3
 		return rc;
 	nhs[*id].type = type;
 	nhs[*id].knh = knh;
+	nhs[*id].local_dev = dev;
 	if (rib_nh_on_port(type))
 		nhs[*id].hop = *hop;
-	chain_insert(*id, hop_hash(type, hop));
+	chain_insert(*id, hop_hash(type, hop, dev));
 	rc = nh_publish(*id);
 	if (rc < 0)
 		nh_unalloc(*id);
@@ -305,7 +309,7 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 	int rc;
 
 	if (s->type != RIB_NH_GROUP)
-		return nh_get_simple(s->type, &s->hop, s->knh, id);
+		return nh_get_simple(s->type, &s->hop, s->knh, s->local_dev, id);
 	if (s->nb_members == 0 || s->nb_members > RIB_GROUP_MAX)
 		return -EINVAL;
 	if ((*id = nh_find_group(s)) != 0) {
@@ -323,7 +327,7 @@ int rib_nh_get(const struct rib_nh_spec *s, uint32_t *id)
 		return -ENOMEM;
 	}
 	for (m = 0; m < s->nb_members; m++) {
-		rc = nh_get_simple(member_type(&s->members[m]), &s->members[m], 0,
+		rc = nh_get_simple(member_type(&s->members[m]), &s->members[m], 0, 0,
 				   &nhs[g].members[m]);
 		if (rc < 0) {
 			nhs[g].nb_members = m;
@@ -422,6 +426,7 @@ void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out)
 
 	out->type = o->type;
 	out->knh = o->knh;
+	out->local_dev = o->local_dev;
 	out->hop = o->hop;
 	out->nb_members = o->nb_members;
 	for (m = 0; m < o->nb_members; m++)
@@ -432,12 +437,12 @@ void rib_nh_spec_of(uint32_t id, struct rib_nh_spec *out)
  * kernel objects'; groups name their members by id). */
 static int refresh_hop(const struct rib_hop *hop)
 {
-	uint32_t h = hop_hash(RIB_NH_GATEWAY, hop), i;
+	uint32_t h = hop_hash(RIB_NH_GATEWAY, hop, 0), i;
 	int rc = 0;
 
 	for (i = nh_chain[h & (NH_BUCKETS - 1)]; i != 0; i = nhs[i].next)
 		if (nhs[i].hash == h && nhs[i].used && nhs[i].type == RIB_NH_GATEWAY &&
-		    hop_is(&nhs[i], RIB_NH_GATEWAY, hop, nhs[i].knh))
+		    hop_is(&nhs[i], RIB_NH_GATEWAY, hop, nhs[i].knh, 0))
 			rc |= nh_publish(i);
 	return rc;
 }
@@ -497,7 +502,7 @@ int rib_nh_replace_object(uint32_t knh, const struct rib_nh_spec *s)
 		if (members == NULL)
 			return -ENOMEM;
 		for (m = 0; m < s->nb_members; m++) {
-			rc = nh_get_simple(member_type(&s->members[m]), &s->members[m], 0,
+			rc = nh_get_simple(member_type(&s->members[m]), &s->members[m], 0, 0,
 					   &members[m]);
 			if (rc < 0) {
 				while (m-- > 0)
@@ -513,9 +518,11 @@ int rib_nh_replace_object(uint32_t knh, const struct rib_nh_spec *s)
 		rib_nh_put(o->members[old_n]);	/* freed after the next FIB batch, as any */
 	free(o->members);
 	o->type = s->type;
+	o->local_dev = s->local_dev;
 	o->hop = rib_nh_on_port(s->type) ? s->hop : (struct rib_hop){ 0 };
 	o->members = members;
 	o->nb_members = s->type == RIB_NH_GROUP ? s->nb_members : 0;
-	chain_insert(id, s->type == RIB_NH_GROUP ? group_hash(s) : hop_hash(s->type, &s->hop));
+	chain_insert(id, s->type == RIB_NH_GROUP ? group_hash(s) :
+					       hop_hash(s->type, &s->hop, s->local_dev));
 	return nh_publish(id);
 }

@@ -260,6 +260,21 @@ wait_for() {	# DESCRIPTION COMMAND...
 	fail "$what (waited ${WAIT_S:-10} s)"; return 1
 }
 
+# What the router, the hosts and ternd hold for IPv6, printed when an IPv6 exchange fails.
+ipv6_state() {
+	local ns
+	for ns in "$R" "$H1" "$H2"; do
+		echo "  -- $ns: addresses, neighbours, routes"
+		ip -n "$ns" -6 -br addr | sed 's/^/    /'
+		ip -n "$ns" -6 neigh | sed 's/^/    /'
+		ip -n "$ns" -6 route | sed 's/^/    /'
+	done
+	echo "  -- ternd: show errors (non-zero), show exception"
+	tern_cli -c "show errors" 2>&1 | grep -v ' 0$' | sed 's/^/    /'
+	tern_cli -c "show exception" 2>&1 | sed 's/^/    /'
+	ip netns exec "$R" grep -E 'Ip6(InReceives|OutForwDatagrams|InNoRoutes|InAddrErrors|OutNoRoutes)|Icmp6(In|Out)Neighbor' /proc/net/snmp6 | sed 's/^/    /'
+}
+
 # One counter from show interfaces / show errors / show exception, as JSON paths.
 if_counter() { tern_cli --json -c "show interfaces $1" | json_field "j['interfaces'][0]['$2']"; }
 err_counter() { tern_cli --json -c "show errors" | json_field "j['$1']"; }

@@ -28,7 +28,7 @@ check "show ipv6 route: the router's own address is local" grep -Eq "^L>\* 2001:
 
 # the first exchange resolves the neighbours (through the kernel); then the dataplane forwards
 ping6_ok() { ip netns exec "$H1" ping -6 -c 1 -W 1 2001:2:0:2::2 > /dev/null; }
-WAIT_S=20 wait_for "h1 pings h2 over IPv6 through the router" ping6_ok
+WAIT_S=20 wait_for "h1 pings h2 over IPv6 through the router" ping6_ok || ipv6_state
 ip netns exec "$H2" ping -6 -c 2 -i 0.2 -W 2 2001:2:0:1::2 > /dev/null
 wait_for "the NDP neighbours reach the FIB as forward entries" \
 	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:2::2" | json_field 'j["kind"]')" = forward ]
@@ -61,6 +61,20 @@ ip -n "$R" -6 route del 2001:2:0:100::/56
 wait_for "the withdrawn route leaves the FIB" \
 	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:100::7" | json_field 'j["prefix"]')" = "none/0" ]
 
+# another interface holding dp1's link-local address has its own local route; when it goes,
+# the address is still the router's on dp1 (else neighbour advertisements to it are dropped)
+ll1=$(ip -n "$R" -6 -o addr show dev dp1 scope link | awk '{ sub("/.*", "", $4); print $4 }')
+ip -n "$R" link add "${T_ID}x" type veth peer name "${T_ID}y"
+ip -n "$R" link set "${T_ID}x" up
+ip -n "$R" addr add "$ll1/64" dev "${T_ID}x" nodad
+wait_for "the kernel holds $ll1 on both" \
+	[ "$(ip -n "$R" -6 route show table local "$ll1" | grep -c "^local")" = 2 ]
+ip -n "$R" link del "${T_ID}x"
+wait_for "the other interface's local route leaves the kernel" \
+	[ "$(ip -n "$R" -6 route show table local "$ll1" | grep -c "^local")" = 1 ]
+check "dp1's link-local address ($ll1) stays local in the FIB" \
+	[ "$(tern_cli --json -c "show ipv6 fib $ll1" | json_field 'j["kind"]')" = local ]
+
 # a link-local gateway (what BGP speakers install) resolves on its interface
 h2ll=fe80::2:2
 ip -n "$H2" addr add $h2ll/64 dev "$W1" nodad
@@ -68,7 +82,7 @@ ip -n "$R" -6 route add 2001:2:0:200::/56 via "$h2ll" dev dp1
 ip -n "$H2" addr add 2001:2:0:200::9/128 dev lo
 ip netns exec "$R" ping -6 -c 1 -W 2 "$h2ll%dp1" > /dev/null
 wait_for "a route via h2's link-local address ($h2ll) forwards out of dp1" \
-	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:200::9" | json_field 'j["kind"]+" "+j["port"]')" = "forward dp1" ]
+	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:200::9" | json_field 'j["kind"]+" "+j["port"]')" = "forward dp1" ] || ipv6_state
 before=$(fwd6)
 out=$(ip netns exec "$H1" ping -6 -c 5 -i 0.1 -W 2 2001:2:0:200::9)
 check "h1 reaches it through the dataplane" \
@@ -82,7 +96,8 @@ ip -n "$R" -6 route add 2001:2:0:300::/56 via 2001:2:0:2::2 dev dp1
 ip -n "$R" -6 route append 2001:2:0:300::/56 via $h2ll dev dp1
 wait_for "an appended hop joins the route as ECMP" [ "$(hops6)" = "['2001:2:0:2::2', '$h2ll']" ]
 consistent6() { [ "$(tern_cli --json -c "show ipv6 fib consistency" | json_field 'j["differences"]')" = 0 ]; }
-check "show ipv6 fib consistency: the FIB is the kernel's, ECMP and all" consistent6
+check "show ipv6 fib consistency: the FIB is the kernel's, ECMP and all" consistent6 ||
+	{ tern_cli -c "show ipv6 fib consistency"; ip -n "$R" -6 route show 2001:2:0:300::/56; }
 ip -n "$R" -6 route del 2001:2:0:300::/56 via 2001:2:0:2::2 dev dp1
 wait_for "a hop deleted alone leaves the other" [ "$(hops6)" = "['$h2ll']" ]
 check "which forwards" [ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:300::1" | json_field 'j["kind"]')" = forward ]
@@ -115,7 +130,8 @@ check "show ip route names the IPv6 gateway" grep -q "198.19.7.0/24 .*via $h2ll,
 wait_for "show ip fib consistency finds nothing amiss (RFC 8950 routes too)" consistent
 sleep 0.5	# the checks are spaced by five times their cost
 out=$(tern_cli -c "show ipv6 fib consistency")
-check "and its IPv6 twin: $(tail -n 1 <<<"$out")" grep -q "kernel routes compared: 0 difference(s)" <<<"$out"
+check "and its IPv6 twin: $(tail -n 1 <<<"$out")" grep -q "kernel routes compared: 0 difference(s)" <<<"$out" ||
+	echo "$out"
 json=$(tern_cli --json -c "show ipv6 route summary")
 check "show ipv6 route summary counts the kernel's routes apart from IPv4's" \
 	json_true 'j["kernel_routes"] >= 4 and j["fib_routes"] >= 4' <<<"$json"

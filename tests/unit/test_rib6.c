@@ -244,6 +244,30 @@ static void test_routes_the_fib6_refused_wait_for_room(void **state)
 	assert_int_equal(dp_fib6_routes(), 0);
 }
 
+/* Two interfaces holding one address (a link-local one, say) have a local route each: the
+ * kernel removing one leaves the address local through the other. */
+static void test_an_address_on_two_interfaces_stays_local_while_one_holds_it(void **state)
+{
+	static const uint8_t ll[16] = { 0xfe, 0x80, [15] = 1 };
+	const struct rib_route_attrs local = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_KERNEL,
+					       .table = RT_TABLE_LOCAL };
+	struct rib_nh_spec on5 = { .type = RIB_NH_LOCAL, .local_dev = 5 };
+	struct rib_nh_spec on7 = { .type = RIB_NH_LOCAL, .local_dev = 7 };
+	struct rib_route_info ri;
+
+	(void)state;
+	assert_int_equal(rib_route6_add(ll, 128, &local, &on5, RIB_ADD_APPEND), 0);
+	assert_int_equal(rib_route6_add(ll, 128, &local, &on7, RIB_ADD_APPEND), 0);
+	assert_int_equal(rib_route6_del(ll, 128, RT_TABLE_LOCAL, 0, &on5), 0);
+	rib_commit();
+	assert_int_equal(rib_route6_get(ll, 128, &ri), 0);
+	assert_int_equal(ri.nh.type, RIB_NH_LOCAL);
+	assert_int_equal(fib6_answer(ll)->kind, DP_NH_LOCAL);
+	assert_int_equal(rib_route6_del(ll, 128, RT_TABLE_LOCAL, 0, &on7), 0);
+	rib_commit();
+	assert_int_equal(rib_route6_get(ll, 128, &ri), -ENOENT);
+}
+
 int main(void)
 {
 	char prefix[64];
@@ -255,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_a_global_neighbour_gets_its_adjacency),
 		cmocka_unit_test(test_the_families_are_counted_apart),
 		cmocka_unit_test(test_routes_the_fib6_refused_wait_for_room),
+		cmocka_unit_test(test_an_address_on_two_interfaces_stays_local_while_one_holds_it),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-rib6-%d", getpid());
