@@ -474,4 +474,5 @@ void netlink_stop(void)
 	buf = NULL;
 	free(ahead);
 	ahead = NULL;
+	nhobj_fini();
 }

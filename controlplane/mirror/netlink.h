@@ -109,6 +109,7 @@ void nhobj_apply(const struct nl_nexthop *n, bool del);
 int nhobj_spec(uint32_t id, struct rib_nh_spec *s);
 void nhobj_route_track(const struct nl_route *r, bool del);
 void nhobj_clear(void);
+void nhobj_fini(void);
 /* The kernel removes the objects on an interface that goes down, and says nothing. */
 void nhobj_link_down(uint32_t ifindex);
 void nhobj_stats(struct nhobj_stats *out);

@@ -340,6 +340,19 @@ void nhobj_clear(void)
 	nb_pending = pending_taken = 0;
 }
 
+/* At ternd's stop: the objects live in malloc'd memory that only the hash (in DPDK's memory)
+ * points to, so they are freed here rather than left to the exit. */
+void nhobj_fini(void)
+{
+	nhobj_clear();
+	rte_hash_free(objs);
+	rte_hash_free(routes);
+	objs = routes = NULL;
+	free(pending);
+	pending = NULL;
+	pending_cap = 0;
+}
+
 void nhobj_stats(struct nhobj_stats *out)
 {
 	*out = st;
