@@ -40,11 +40,14 @@ mutant fib6-replay dataplane/fib/fib6.c '\tdp_fib6_settle();\t/* the standby fir
 	'' test_fib6
 mutant port-ip6-seqcount dataplane/icmp/icmp6.h \
 	'} while (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) != s);' '} while (0 && s);' test_port_ip6
-mutant rib-reclaim-settle controlplane/mirror/rib_fib.c '\tdp_fib_settle();\n\tt = rte_rdtsc();' \
+mutant rib-reclaim-settle controlplane/mirror/rib_fib.c '\tdp_fib_settle();\n\tdp_fib6_settle();' \
+	'\tdp_fib6_settle();' -
+mutant rib-reclaim-settle6 controlplane/mirror/rib_fib.c '\tdp_fib6_settle();\n\tt = rte_rdtsc();' \
 	'\tt = rte_rdtsc();' -
-# The reclaim's settle and the aside token each cover what the other does when a commit
-# switched the FIB's copies: taken out together, a reader of released ids is caught.
-pairs=('rib-reclaim-settle+rib-aside-token test_rib_readers')
+# The reclaim's settle (of each FIB) and the aside token each cover what the other does when a
+# commit switched the FIB's copies: taken out together, a reader of released ids is caught.
+pairs=('rib-reclaim-settle+rib-aside-token test_rib_readers'
+       'rib-reclaim-settle6+rib-aside-token test_rib_readers:*ipv6*')
 
 work=$(mktemp -d /tmp/tern-mutants.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -82,16 +85,21 @@ open(path, "w").write(text.replace(old, new))
 ' "$work/$file" "${olds[$i]}" "${news[$i]}"
 }
 
-# Builds and runs the tests; 0 when one of them fails (the mutant is killed).
+# Builds and runs the tests; 0 when one of them fails (the mutant is killed). A test named
+# BINARY:PATTERN runs only that binary's cases PATTERN matches (TERN_UNIT_FILTER, cmocka's
+# test filter).
 killed() {
 	local t bins=()
-	for t in "$@"; do bins+=("$BUILD/tests/$t"); done
+	for t in "$@"; do bins+=("$BUILD/tests/${t%%:*}"); done
 	if ! make -C "$work" --no-print-directory -s "${bins[@]}" >"$work/build.log" 2>&1; then
 		echo "  the mutant does not build: $(tail -1 "$work/build.log")"
 		return 1
 	fi
 	for t in "$@"; do
-		if ! (cd "$work" && timeout 120 "$BUILD/tests/$t" >"$work/$t.log" 2>&1); then
+		local bin=${t%%:*} filter=
+		[ "$bin" != "$t" ] && filter=${t#*:}
+		t=$bin
+		if ! (cd "$work" && TERN_UNIT_FILTER=$filter timeout 120 "$BUILD/tests/$t" >"$work/$t.log" 2>&1); then
 			echo "  killed by $t: $(grep -m1 -oE 'FAILED  \] test_.*' "$work/$t.log")" \
 				"$(grep -m1 -oE 'broke the rule: first, .*' "$work/$t.log")"
 			return 0

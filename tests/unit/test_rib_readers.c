@@ -5,7 +5,8 @@
  * worker can still read it; an ECMP group replaced in place keeps its old
  * members until no worker can still read the old group. The reader reads as
  * ip4_fast does (FIB entry, nexthop, a group's members), with pauses between
- * the steps, and the changes come at varying points of its reads.
+ * the steps, and the changes come at varying points of its reads. IPv6 routes are read the
+ * same way through the IPv6 FIB.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,6 +30,7 @@
 #include "controlplane/mirror/rib.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/rcu.h"
 
@@ -69,20 +72,38 @@ static void note_break(const char *fmt, uint32_t a, uint32_t b, const struct dp_
 			 rte_be_to_cpu_32(n->gw) & 0xff);
 }
 
-/* Reads X's addresses: each answer, and each member of a group, must be one of X's gateways. */
+/* X6 = 2001:db8:13::/48, read at 2001:db8:13:i:: (the IPv6 FIB's copies switch as IPv4's) */
+static void x6_address(unsigned int i, uint8_t a[16])
+{
+	static const uint8_t x6[16] = { 0x20, 0x01, 0x0d, 0xb8, 0x00, 0x13 };
+
+	memcpy(a, x6, 16);
+	a[7] = i;
+}
+
+static bool read_ipv6;
+
+/* Reads X's addresses (or X6's): each answer, and each member of a group, must be one of X's
+ * gateways. */
 static int reader(void *arg)
 {
 	uint32_t nh[VEC];
 	const struct dp_nexthop *e[VEC];
 	unsigned int i, m;
+	uint8_t a[16];
 
 	rte_rcu_qsbr_thread_register(dp_rcu, 0);
 	rte_rcu_qsbr_thread_online(dp_rcu, 0);
 	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
-		unsigned int copy = dp_fib_active_index();
+		unsigned int copy = read_ipv6 ? dp_fib6_active_index() : dp_fib_active_index();
 
 		for (i = 0; i < VEC; i++) {
-			nh[i] = dp_fib_lookup_in(copy, X + i * 8);
+			if (read_ipv6) {
+				x6_address(i, a);
+				nh[i] = dp_fib6_lookup_in(copy, a);
+			} else {
+				nh[i] = dp_fib_lookup_in(copy, X + i * 8);
+			}
 			pause_a_while();
 		}
 		for (i = 0; i < VEC; i++) {
@@ -176,6 +197,49 @@ static void test_released_nexthop_ids_are_reused_only_after_the_readers(void **s
 	assert_int_equal(rib_commit(), 0);
 }
 
+static void route6(uint8_t third, bool del, const struct rib_nh_spec *nh)
+{
+	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
+				     .table = RT_TABLE_MAIN };
+	uint8_t p[16];
+
+	x6_address(0, p);
+	p[5] = third;
+	if (del)
+		assert_int_equal(rib_route6_del(p, 48, RT_TABLE_MAIN, 0, NULL), 0);
+	else
+		assert_int_equal(rib_route6_add(p, 48, &a, nh, RIB_ADD_REPLACE), 0);
+}
+
+/* The same through the IPv6 FIB: X6 and Y6 (2001:db8:14::/48) change gateway at every commit. */
+static void test_released_ids_are_reused_only_after_the_ipv6_readers(void **state)
+{
+	struct rib_nh_spec nh;
+	unsigned int r;
+
+	nh = via(100);
+	route6(0x13, false, &nh);
+	nh = via(150);
+	route6(0x14, false, &nh);
+	assert_int_equal(rib_commit(), 0);
+	read_ipv6 = true;
+	reader_start();
+	for (r = 0; r < ROUNDS; r++) {
+		nh = via(100 + (r + 1) % 50);
+		route6(0x13, false, &nh);
+		nh = via(150 + (r + 1) % 50);
+		route6(0x14, false, &nh);
+		rte_delay_us_block(r * 7 % 40);
+		assert_int_equal(rib_commit(), 0);
+	}
+	reader_stop("IPv6 routes moving to new nexthops at every commit");
+	read_ipv6 = false;
+	route6(0x13, true, NULL);
+	route6(0x14, true, NULL);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(rib_commit(), 0);
+}
+
 /*
  * X's ECMP group is a kernel nexthop object whose members change in place
  * (no FIB change, so no switch of FIB copies to wait on): the commit sets the
@@ -223,14 +287,18 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_released_nexthop_ids_are_reused_only_after_the_readers),
 		cmocka_unit_test(test_ecmp_members_replaced_in_place_under_a_reader),
+		cmocka_unit_test(test_released_ids_are_reused_only_after_the_ipv6_readers),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-ribr-%d", getpid());
 	dp.nb_ports = 1;	/* the gateways' port 0 */
 	if (rte_eal_init(RTE_DIM(argv) - 1, argv) < 0 || dp_rcu_init(1) < 0 || dp_nh_init() < 0 ||
-	    dp_fib_init(4096, SOCKET_ID_ANY) < 0 || rib_init(4096, 1024) < 0) {
+	    dp_fib_init(4096, SOCKET_ID_ANY) < 0 || dp_fib6_init(4096, SOCKET_ID_ANY) < 0 ||
+	    rib_init(4096, 1024) < 0 || rib_init6(4096) < 0) {
 		fprintf(stderr, "test_rib_readers: cannot set up EAL and the tables\n");
 		return 1;
 	}
+	if (getenv("TERN_UNIT_FILTER") && *getenv("TERN_UNIT_FILTER"))	/* tests/run-mutants.sh */
+		cmocka_set_test_filter(getenv("TERN_UNIT_FILTER"));
 	return cmocka_run_group_tests_name("rib_readers", tests, NULL, NULL);
 }
