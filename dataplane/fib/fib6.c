@@ -21,10 +21,12 @@ _Static_assert(DP_NH_MAX <= (1u << 23), "a route entry keeps 23 bits of next hop
 
 /*
  * Groups a copy has for each route it may hold: a BGP-shaped table of 220 000 prefixes needs
- * 1.15 a route (tern-bench fib6-candidates), a quarter more is margin for tables whose
- * more specific routes share less.
+ * 1.15 a route, a quarter more is margin for tables whose more specific routes share less.
+ * Smaller tables share less (1.21 a route at 100 000, 1.33 at 20 000, 1.40 at 4096: tern-bench
+ * fib6-candidates --routes N), so a quarter of the routes more again, up to FIB6_GROUPS_SMALL.
  */
 #define FIB6_GROUPS_PER_4_ROUTES 5
+#define FIB6_GROUPS_SMALL 8192u
 #define FIB6_GROUPS_MAX (1u << 23)	/* entries keep 31 bits of group index times 256 */
 
 unsigned int dp_fib6_active_idx;
@@ -68,7 +70,8 @@ static uint32_t key_hash(const void *key, uint32_t len, uint32_t init)
 
 int dp_fib6_init(unsigned int max_routes, int socket)
 {
-	unsigned int groups = RTE_MIN((uint64_t)max_routes * FIB6_GROUPS_PER_4_ROUTES / 4 + 64,
+	unsigned int groups = RTE_MIN((uint64_t)max_routes * FIB6_GROUPS_PER_4_ROUTES / 4 +
+				      RTE_MIN(max_routes / 4, FIB6_GROUPS_SMALL) + 64,
 				      (uint64_t)FIB6_GROUPS_MAX);
 	struct rte_hash_parameters hp = {
 		.name = "tern_fib6_routes", .entries = RTE_MAX(max_routes + max_routes / 4, 64u),
