@@ -9,12 +9,19 @@ tern_test_begin observability
 two_hosts_on_hugepages "[capture]
 dir = $T_DIR/captures"
 
+# h1 pings h2 through the router 20 times a second while a capture starts (dumpcap's EAL start
+# can take seconds on a loaded machine) until it is over
+pings_meanwhile() {
+	ip netns exec "$H1" ping -c 400 -i 0.05 -W 1 198.18.1.2 >/dev/null &
+	pinger=$!
+	T_PIDS+=($pinger)
+}
 ip netns exec "$H1" ping -c 1 -W 1 198.18.1.2 >/dev/null
-ip netns exec "$H1" ping -c 40 -i 0.05 -W 1 198.18.1.2 >/dev/null &
-T_PIDS+=($!)
+pings_meanwhile
 timeout 20 dpdk-dumpcap --file-prefix="$T_ID" -i 1 -c 10 -w "$T_DIR/dp1.pcapng" > "$T_DIR/dumpcap.log" 2>&1
 check "dpdk-dumpcap attached to ternd and captured 10 packets on dp1" [ $? -eq 0 ] ||
 	tail -n 5 "$T_DIR/dumpcap.log"
+kill "$pinger"
 out=$(tcpdump -n -r "$T_DIR/dp1.pcapng" 2>/dev/null)
 check "the capture holds the forwarded echo requests to h2" grep -q "198.18.0.2 > 198.18.1.2: ICMP echo request" <<<"$out"
 
@@ -22,9 +29,9 @@ check "the capture holds the forwarded echo requests to h2" grep -q "198.18.0.2 
 # captured packets with a time that overflowed after 2^64 / 10^9 TSC cycles (a date in 2251)
 up=$(tern_cli --json -c "show version" | json_field 'j["uptime_s"]')
 [ "$up" -lt 10 ] && sleep $((10 - up))
-ip netns exec "$H1" ping -c 40 -i 0.05 -W 1 198.18.1.2 >/dev/null &
-T_PIDS+=($!)
+pings_meanwhile
 out=$(tern_cli -c "capture dp1 count 6 file front.pcapng" 2>&1)
+kill "$pinger"
 check "tern's capture runs dpdk-dumpcap on dp1 and reports what it took ($(grep -o "Packets received/dropped.*" <<<"$out"))" \
 	grep -q "Packets received/dropped on interface 'net_tap1': [0-9]*/0" <<<"$out"
 check "and names its file in [capture] dir" grep -qx "Capture file: $T_DIR/captures/front.pcapng" <<<"$out"
@@ -49,9 +56,9 @@ check "a path outside [capture] dir is refused with a sentence: $out" \
 check "and nothing is made there" [ ! -e /etc/tern-capture.pcapng ]
 out=$(tern_cli -c "capture dp1 count 1 file ..pcapng" 2>&1)
 check "a name starting with a dot is refused: $out" grep -q "expected 1 to 64 letters, digits" <<<"$out"
-ip netns exec "$H1" ping -c 20 -i 0.05 -W 1 198.18.1.2 >/dev/null &
-T_PIDS+=($!)
+pings_meanwhile
 out=$(tern_cli -c "capture dp1 count 2" 2>&1)
+kill "$pinger" 2>/dev/null
 default=$(sed -n 's/^Capture file: //p' <<<"$out")
 check "without a name the file is named for the port, the time and a random part ($default)" \
 	grep -Eq "^$T_DIR/captures/dp1-[0-9]{8}-[0-9]{6}-[0-9a-f]{8}\.pcapng$" <<<"$default"
