@@ -73,7 +73,8 @@ static void expected_nh(const struct collection *c, const struct expected *e, st
 	s->knh = e->knh;
 	s->hop = e->hop;
 	s->nb_members = e->nb_members;
-	memcpy(s->members, &c->hops[e->members_at], e->nb_members * sizeof(s->members[0]));
+	if (e->nb_members)
+		memcpy(s->members, &c->hops[e->members_at], e->nb_members * sizeof(s->members[0]));
 }
 
 static int collect(const struct nlmsghdr *nlh, void *data)
@@ -96,7 +97,8 @@ static int collect(const struct nlmsghdr *nlh, void *data)
 	c->e[c->n].hop = nh.hop;
 	c->e[c->n].nb_members = nh.nb_members;
 	c->e[c->n].members_at = c->nb_hops;
-	memcpy(&c->hops[c->nb_hops], nh.members, nh.nb_members * sizeof(nh.members[0]));
+	if (nh.nb_members)	/* hops stays NULL until a group comes */
+		memcpy(&c->hops[c->nb_hops], nh.members, nh.nb_members * sizeof(nh.members[0]));
 	c->nb_hops += nh.nb_members;
 	memset(c->e[c->n].prefix6, 0, 16);
 	c->e[c->n].prefix = 0;

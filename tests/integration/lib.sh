@@ -226,6 +226,23 @@ two_hosts() {	# [extra config lines]
 	wait_for "both ports' links are up" links_up
 }
 
+# two_hosts with IPv6 too: RFC 5180's benchmarking prefix, 2001:2::/48, a /64 on each side
+# (the router ::1, the hosts ::2, their default routes through it). The harness's wires come
+# up in the router's namespace with their port's MAC, so their link-local addresses are the
+# TAPs' until make_host moves them: DAD on the TAPs could see the wires' and give the address
+# up. The router's interfaces skip DAD here.
+two_hosts_ipv6() {	# [extra config lines]
+	T_ROUTER_SYSCTL=net.ipv6.conf.default.dad_transmits=0 two_hosts "$@"
+	ip -n "$R" addr add 2001:2:0:1::1/64 dev dp0 nodad
+	ip -n "$R" addr add 2001:2:0:2::1/64 dev dp1 nodad
+	ip -n "$H1" addr add 2001:2:0:1::2/64 dev "$W0" nodad
+	ip -n "$H2" addr add 2001:2:0:2::2/64 dev "$W1" nodad
+	ip -n "$H1" -6 route add default via 2001:2:0:1::1
+	ip -n "$H2" -6 route add default via 2001:2:0:2::1
+}
+# The kernel's count of IPv6 datagrams it forwarded in the router's namespace.
+fwd6() { ip netns exec "$R" awk '$1 == "Ip6OutForwDatagrams" { print $2 }' /proc/net/snmp6; }
+
 # two_hosts with ternd on hugepages, where DPDK's secondary processes (dpdk-dumpcap,
 # dpdk-proc-info) reach its memory: 512 more 2 MiB pages for the test, given back at its end.
 # Secondaries map ternd's memory at the addresses ternd chose. DPDK's default hint (4 GiB)

@@ -35,6 +35,17 @@ def eth(payload, etype=0x0800, dst=None):
     return (dst or dst_mac) + src_mac + struct.pack("!H", etype) + payload
 
 
+def ip6(src="2001:2:0:1::2", dst="2001:2:0:2::2", hlim=64, payload=b"\0" * 8 + b"tern-malformed",
+        plen=None, version=6):
+    plen = len(payload) if plen is None else plen
+    return (struct.pack("!IHBB", version << 28, plen, 17, hlim) + socket.inet_pton(socket.AF_INET6, src) +
+            socket.inet_pton(socket.AF_INET6, dst) + payload)
+
+
+def eth6(payload, dst=None):
+    return eth(payload, 0x86DD, dst)
+
+
 BROADCAST, MULTICAST = b"\xff" * 6, bytes.fromhex("01005e000001")
 
 
@@ -64,6 +75,20 @@ cases = [
     ("l2_multicast_unicast_ip", "drop_l2_mcast", eth(ip(), dst=MULTICAST)),
     ("l2_broadcast_ttl_1", "drop_l2_mcast", eth(ip(ttl=1), dst=BROADCAST)),
     ("l2_broadcast_no_route", "drop_l2_mcast", eth(ip(dst="203.0.113.9"), dst=BROADCAST)),
+    # IPv6 (RFC 8200, RFC 4291's scopes): each drop has its reason
+    ("ip6_truncated", "drop_ip6_truncated", eth6(ip6()[:30])),
+    ("ip6_version_4", "drop_ip6_version", eth6(ip6(version=4))),
+    ("ip6_payload_past_frame", "drop_ip6_length", eth6(ip6(plen=1400))),
+    ("ip6_payload_0", "drop_ip6_length", eth6(ip6(plen=0))),
+    ("ip6_src_multicast", "drop_ip6_martian_src", eth6(ip6(src="ff02::1"))),
+    ("ip6_src_loopback", "drop_ip6_martian_src", eth6(ip6(src="::1"))),
+    ("ip6_src_unspecified", "drop_ip6_martian_src", eth6(ip6(src="::"))),
+    ("ip6_dst_unspecified", "drop_ip6_martian_dst", eth6(ip6(dst="::"))),
+    ("ip6_dst_loopback", "drop_ip6_martian_dst", eth6(ip6(dst="::1"))),
+    ("ip6_dst_interface_local", "drop_ip6_martian_dst", eth6(ip6(dst="ff01::1"))),
+    ("ip6_link_local_src", "drop_ip6_link_local", eth6(ip6(src="fe80::2"))),
+    ("ip6_link_local_dst", "drop_ip6_link_local", eth6(ip6(dst="fe80::99"))),
+    ("ip6_l2_broadcast", "drop_l2_mcast", eth6(ip6(), dst=BROADCAST)),
 ]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((iface, 0))

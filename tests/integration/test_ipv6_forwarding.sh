@@ -6,19 +6,7 @@
 # the pings cross, the hop limit drops by one, and the FIB answers as the kernel's routes say.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin ipv6-forwarding
-# The harness's wires come up in the router's namespace with their port's MAC, so their
-# link-local addresses are the TAPs' until make_host moves them: DAD on the TAPs could see
-# the wires' and give IPv6 up on the TAP. The router's interfaces skip DAD here.
-T_ROUTER_SYSCTL=net.ipv6.conf.default.dad_transmits=0 two_hosts
-
-# RFC 5180's benchmarking prefix, 2001:2::/48: a /64 on each side
-ip -n "$R" addr add 2001:2:0:1::1/64 dev dp0 nodad
-ip -n "$R" addr add 2001:2:0:2::1/64 dev dp1 nodad
-ip -n "$H1" addr add 2001:2:0:1::2/64 dev "$W0" nodad
-ip -n "$H2" addr add 2001:2:0:2::2/64 dev "$W1" nodad
-ip -n "$H1" -6 route add default via 2001:2:0:1::1
-ip -n "$H2" -6 route add default via 2001:2:0:2::1
-fwd6() { ip netns exec "$R" awk '$1 == "Ip6OutForwDatagrams" { print $2 }' /proc/net/snmp6; }
+two_hosts_ipv6
 
 wait_for "the kernel's IPv6 connected routes reach the RIB" \
 	grep -q "2001:2:0:2::/64" <<<"$(tern_cli -c "show ipv6 route" 2>&1)"

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Malformed and martian packets from a host: each is dropped and counted under its reason (or
-# punted, or answered per RFC 1812), nothing invalid is forwarded, ternd stays up; a valid packet
-# arrives with every byte as it should be (MACs rewritten, TTL - 1, checksum patched, rest intact).
+# Malformed and martian packets, IPv4 and IPv6, from a host: each is dropped and counted under
+# its reason (or punted, or answered per RFC 1812), nothing invalid is forwarded, ternd stays
+# up; a valid packet arrives with every byte as it should be (MACs rewritten, TTL - 1, checksum
+# patched, rest intact).
 . "$(dirname "$0")/lib.sh"
 tern_test_begin malformed
 two_hosts

@@ -28,9 +28,10 @@ b1=$(metric tern_netlink_batches_total)
 ms=$(( (t1 - t0) / 1000000 ))
 say "6000 routes in a stream of $ms ms reached the FIB in $((b1 - b0)) batches"
 # 2 ms apart throughout would take one batch per 2 ms (a stream of 60 ms or more: 30 and up).
-# Grown to 32 ms, the waits take a few batches to get there, then one per 32 ms of the stream,
-# however slow the machine makes it.
-most=$((6 + ms / 25))
+# Grown to 32 ms, the waits take a few batches to get there, then about one per 32 ms of the
+# stream, however slow the machine makes it (under AddressSanitizer, one per 20 ms or so, the
+# batches' own work between them): fewer than one per 8 ms says they grew.
+most=$((6 + ms / 8))
 check "the waits grew: $((b1 - b0)) batches, $most or fewer" [ $((b1 - b0)) -le $most ]
 out=$(tern_cli --json -c "show netlink")
 check "show netlink gives the largest wait" [ "$(json_field 'j["batch_interval_max_us"]' <<<"$out")" = 32000 ]
