@@ -20,7 +20,11 @@
 # configuration sections of its own (as TERND_CONF_EXTRA in lib.sh), to try a setting, and
 # TERN_B_RX_BURST its worker's rx_burst (as TERND_RX_BURST), TERN_B_PORT_EXTRA more keys for
 # both its ports (TERN_B_PORT_EXTRA='mtu = 9000\n': packet buffers for jumbo frames).
-# CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, l3fwd, testpmd).
+# With the 1k table, tern6 and l3fwd6 forward IPv6/UDP frames (82 bytes: the generator's
+# smallest with its stamp; --ipv6 of tern-bench compare) over the same kind of table, 1000 /64s
+# that carry no traffic and the routes in use, in RFC 5180's 2001:2::/48.
+# CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, tern-vlan, tern6, l3fwd,
+# l3fwd6, testpmd).
 # All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does
 # (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
@@ -38,8 +42,8 @@ OUT=${OUT:-$BUILD/bench}
 TABLE=${TABLE:-1k}
 # tern-vlan (tagged frames between sub-interfaces) with the 1k table only: the tag's cost is
 # per frame, and a second 1M-route load would double the 1M run's setup
-[ "$TABLE" = 1m ] || VLAN_CONTENDER=tern-vlan
-CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} l3fwd testpmd}
+[ "$TABLE" = 1m ] || { VLAN_CONTENDER=tern-vlan; TERN6=tern6; L3FWD6=l3fwd6; }
+CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} ${TERN6:-} l3fwd ${L3FWD6:-} testpmd}
 # The generator: make bench passes the statically linked tern-bench (no PLT calls, no
 # __tls_get_addr for every mempool access), the same for every contender.
 # shellcheck disable=SC2206
@@ -49,9 +53,10 @@ GEN_BIN=${GEN_BIN:-$BUILD/tern-bench}
 . "$ROOT/bench/lib.sh"
 bench_begin bench
 TOP=$DIR
-mkdir -p "$OUT" "$TOP/l3fwd" "$TOP/testpmd"
-# all contenders at once (1 GiB each, ternd more with a 1M-route FIB) and the generator
-hugepages_reserve 3072
+mkdir -p "$OUT" "$TOP/l3fwd" "$TOP/l3fwd6" "$TOP/testpmd"
+# all contenders at once (1 GiB, 512 pages, each; ternd more with a 1M-route FIB) and the
+# generator
+hugepages_reserve $((512 * ${#DUTS[@]} + 1024))
 
 # The same table for both: 1000 /27s (or 1M BGP-shaped routes) that carry no traffic, plus the
 # routes in use.
@@ -75,12 +80,36 @@ NB_ROUTES=$(($(wc -l < "$ROUTES") + 1))
 	sed 's/^/R/; s/$/ 0/' "$ROUTES"
 } > "$TOP/l3fwd/l3fwd-v4.cfg"
 echo "R2001:200::/48 0" > "$TOP/l3fwd/l3fwd-v6.cfg"
+# IPv6: 2001:2::/64 on port 0 (the generator's side), 2001:2:0:ff::/64 on port 1, its frames'
+# destinations 2001:2:0:1::/64 behind 2001:2:0:ff::2, and 1000 /64s that carry nothing
+ROUTES6=$TOP/routes6.txt
+for i in $(seq 0 999); do printf '2001:2:0:%x::/64\n' $((0x1000 + i)); done > "$ROUTES6"
+echo "R198.18.0.0/24 0" > "$TOP/l3fwd6/l3fwd-v4.cfg"
+{
+	echo "R2001:2::/64 0"
+	echo "R2001:2:0:ff::/64 1"
+	echo "R2001:2:0:1::/64 1"
+	sed 's/^/R/; s/$/ 0/' "$ROUTES6"
+} > "$TOP/l3fwd6/l3fwd-v6.cfg"
 
 declare -A dpid
 # rx queues the generator polls on each contender: one (TERN_B_QUEUES=2 for an older tern-b
 # that sends what its kernel emits on a second queue)
-declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [l3fwd]=1 [testpmd]=1)
+declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern6]=1 [l3fwd]=1
+		  [l3fwd6]=1 [testpmd]=1)
 declare -A VLAN=([tern-vlan]=100)
+declare -A IPV6=([tern6]=1 [l3fwd6]=1)
+
+# ternd's IPv6 counterpart of memif_forwarding_commands (after it, in configuration mode), and
+# the unused /64s
+ipv6_forwarding_commands() {
+	printf '%s\n' "interface m0" "ipv6 address 2001:2::1/64" \
+		"interface m1" "ipv6 address 2001:2:0:ff::1/64" "exit" \
+		"ipv6 neighbor 2001:2::2 02:00:00:00:b0:00 m0" \
+		"ipv6 neighbor 2001:2:0:ff::2 02:00:00:00:b0:01 m1" \
+		"ipv6 route 2001:2:0:1::/64 2001:2:0:ff::2"
+	sed 's/$/ 2001:2::2/; s/^/ipv6 route /' "$ROUTES6"
+}
 
 start_ternd() {	# NAME NAMESPACE [VLAN]: a ternd with the table, its pid in dpid[NAME]
 	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1 vlan=${3:-}
@@ -93,6 +122,7 @@ start_ternd() {	# NAME NAMESPACE [VLAN]: a ternd with the table, its pid in dpid
 	{
 		memif_forwarding_commands "$vlan"
 		[ "$TABLE" = 1m ] || sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
+		[ -z "${IPV6[$1]:-}" ] || ipv6_forwarding_commands
 	} | tern -f - >/dev/null || { echo "$1: configuring ternd failed"; return 1; }
 	if [ "$TABLE" = 1m ]; then	# through the kernel, as a routing daemon would
 		sed 's/^/route replace /; s/$/ via 198.18.0.2/' "$ROUTES" | ip -n "$R" -batch - || return 1
@@ -112,6 +142,21 @@ start_tern-vlan() {
 	start_ternd tern-vlan "$R-vlan" "${VLAN[tern-vlan]}"
 }
 
+# tern forwarding IPv6, in a namespace of its own (the kernel takes a moment over each
+# address's duplicate detection before ternd mirrors its routes)
+start_tern6() {
+	local DIR=$TOP/tern6
+	ip netns add "$R-v6" 2>/dev/null && ip -n "$R-v6" link set lo up
+	start_ternd tern6 "$R-v6" || return 1
+	for _ in $(seq 100); do
+		[ "$(tern --json -c "show ipv6 fib 2001:2:0:1::1" 2>/dev/null |
+		     /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["kind"])' 2>/dev/null)" = forward ] &&
+			return 0
+		sleep 0.1
+	done
+	echo "tern6: 2001:2:0:1::/64 never reached the IPv6 FIB"; return 1
+}
+
 start_tern-b() {
 	ip netns add "$R-b" 2>/dev/null && ip -n "$R-b" link set lo up
 	TERND_BIN=$TERN_B TERND_RX_BURST=${TERN_B_RX_BURST:-${TERND_RX_BURST:-}} \
@@ -126,6 +171,15 @@ start_l3fwd() {
 	dpid[l3fwd]=$pid
 	pid=
 	grep -q "entering main loop" "$DIR/l3fwd.log" || { echo "l3fwd did not start:"; tail -n 5 "$DIR/l3fwd.log"; return 1; }
+}
+
+start_l3fwd6() {
+	local DIR=$TOP/l3fwd6 DUT_PREFIX=tern-bench-dut-l3fwd6
+	rm -f "$DIR"/memif*.sock
+	l3fwd_start
+	dpid[l3fwd6]=$pid
+	pid=
+	grep -q "entering main loop" "$DIR/l3fwd.log" || { echo "l3fwd6 did not start:"; tail -n 5 "$DIR/l3fwd.log"; return 1; }
 }
 
 start_testpmd() {
@@ -161,6 +215,7 @@ bench_extra_cleanup() {
 	for d in "${!dpid[@]}"; do stop_dut "$d"; done
 	ip netns del "$BENCH_NETNS-b" 2>/dev/null
 	ip netns del "$BENCH_NETNS-vlan" 2>/dev/null
+	ip netns del "$BENCH_NETNS-v6" 2>/dev/null
 }
 
 start_dut() {	# NAME: started, then held stopped
@@ -180,7 +235,7 @@ if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
 fi
 [ -n "$ZC" ] && export TERND_MEMIF_PEER_MEMORY=any
 for dut in "${DUTS[@]}"; do
-	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, l3fwd, testpmd)"; exit 1; }
+	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern6, l3fwd, l3fwd6, testpmd)"; exit 1; }
 	start_dut "$dut"
 done
 
@@ -203,6 +258,7 @@ for attempt in 1 2 3; do
 	for dut in "${DUTS[@]}"; do
 		args+=(--dut "$dut" --pid "${dpid[$dut]}" --dst-mac 02:00:00:00:a0:00 --queues "${QUEUES[$dut]}")
 		[ -n "${VLAN[$dut]:-}" ] && args+=(--vlan "${VLAN[$dut]}")
+		[ -n "${IPV6[$dut]:-}" ] && args+=(--ipv6)
 		for i in 0 1; do
 			args+=(--port "net_memif$n,role=client,id=0,socket=$TOP/$dut/memif$i.sock,socket-abstract=no,mac=02:00:00:00:b0:0$i$ZC")
 			n=$((n + 1))
@@ -219,7 +275,7 @@ done
 loads=()
 for dut in "${DUTS[@]}"; do
 	alive "${dpid[$dut]}" || echo "bench: $dut died during the run (its later rounds have no result)"
-	if [ "${dut%-[bv]*}" = tern ] && alive "${dpid[$dut]}"; then
+	if [ "${dut%%[-6]*}" = tern ] && alive "${dpid[$dut]}"; then
 		kill -CONT "${dpid[$dut]}"
 		"$BUILD/tern" -s "$TOP/$dut/ternd.sock" --json -c "show workers" > "$TOP/$dut-workers.json" 2>/dev/null &&
 			loads+=("$dut=$TOP/$dut-workers.json")

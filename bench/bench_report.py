@@ -33,17 +33,22 @@ def paired(a, b):
     return statistics.median(by_round[a][r] / by_round[b][r] for r in both) if both else None
 
 
+# contenders sent IPv6, and at which size (the generator's IPv6 frames are 82 bytes at least)
+ipv6 = {d["name"]: d["frame_size"] for d in cmp["duts"] if d.get("ipv6")}
 cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
             if line.startswith("model name")), "?")
 res = {"frame_size": cmp["frame_size"], "flows": cmp["flows"], "duration_s": cmp["slice_s"],
        "rounds": cmp["rounds"], "routes": routes, "cpu": cpu,
        "harness": "one generator for all contenders, each in turn for a slice, the others held stopped",
+       "ipv6_frame_size": ipv6,
        "no_result": {k: cmp["rounds"] - len(v) for k, v in runs.items()},
        "runs_pps": runs, "median_pps": med, "best_pps": best}
-# tern and tern-b against each reference, tern-b against tern, and tern forwarding tagged
-# frames between sub-interfaces (tern-vlan) against tern untagged
+# tern and tern-b against each reference, tern-b against tern, tern forwarding tagged frames
+# between sub-interfaces (tern-vlan) against tern untagged, and IPv6 (tern6, l3fwd6) against
+# l3fwd's IPv6 and each one's IPv4
 pairs = [p for p in (("tern", "l3fwd"), ("tern", "testpmd"), ("tern-b", "l3fwd"),
-                     ("tern-b", "testpmd"), ("tern-b", "tern"), ("tern-vlan", "tern"))
+                     ("tern-b", "testpmd"), ("tern-b", "tern"), ("tern-vlan", "tern"),
+                     ("tern6", "l3fwd6"), ("tern6", "tern"), ("l3fwd6", "l3fwd"))
          if p[0] in med and p[1] in med]
 for a, b in pairs:
     key = f"{a.replace('-', '_')}_vs_{b}"
@@ -82,9 +87,10 @@ for name, path in workers.items():
         "busy_walk_pps": w["packets"] * sw["tsc_hz"] / w["busy_cycles"]}
 json.dump(res, open(out, "w"), indent=2)
 
-label = {"l3fwd": "l3fwd-lpm", "testpmd": "testpmd-io"}
-print(f"\n{res['frame_size']}-byte frames, {res['flows']} flows, {routes} routes, "
-      f"{res['rounds']} rounds of {res['duration_s']:g} s, medians ({cpu}):")
+label = {"l3fwd": "l3fwd-lpm", "testpmd": "testpmd-io", "l3fwd6": "l3fwd6-lpm"}
+v6 = ", ".join(f"{k} IPv6 of {n}" for k, n in ipv6.items())
+print(f"\n{res['frame_size']}-byte frames{' (' + v6 + ')' if v6 else ''}, {res['flows']} flows, "
+      f"{routes} routes, {res['rounds']} rounds of {res['duration_s']:g} s, medians ({cpu}):")
 for k in runs:
     print(f"  {k:8s} {med[k]/1e6:8.3f} Mpps   runs: " + " ".join(f"{x/1e6:.3f}" for x in runs[k]))
 for a, b in pairs:

@@ -59,6 +59,8 @@ static void usage(FILE *f)
 		"                    that share a CPU take turns), left running or stopped as it was found\n"
 		"    --queues N      rx queues polled on its receiving port (1)\n"
 		"    --vlan ID       802.1Q-tag its frames with VLAN ID, 1..4094 (4 bytes more on the wire)\n"
+		"    --ipv6          IPv6/UDP frames from 2001:2::2 to 2001:2:0:1::1 and on (RFC 5180's\n"
+		"                    prefix), of --size or %d bytes, whichever is more\n"
 		"  --rounds N        rounds; each runs every router once, a different one first (10)\n"
 		"  --slice S         measured seconds per router and round (1)\n"
 		"  --warmup S        seconds of traffic before each slice, not counted (0.1)\n"
@@ -67,7 +69,7 @@ static void usage(FILE *f)
 		"  --eal ARGS        extra EAL arguments (default: -l 0 --no-pci --file-prefix tern-bench)\n"
 		"  --link-wait S     how long the links may take to come up (10)\n"
 		"  --json            one JSON object (each router's rate by round) instead of text\n",
-		COMPARE_MAX_DUTS);
+		COMPARE_MAX_DUTS, GEN_IPV6_MIN_FRAME);
 }
 
 /* Options that belong to the current --dut; 1 when c is not one of them. */
@@ -108,6 +110,9 @@ static int parse_dut_opt(struct compare_opts *o, int c)
 			return fprintf(stderr, "tern-bench: %s: --vlan '%s': expected a VLAN id, 1 to 4094\n",
 				       d->name, optarg), -EINVAL;
 		d->gen.vlan = n;
+		return 0;
+	case '6':
+		d->gen.ipv6 = true;
 		return 0;
 	}
 	return 1;
@@ -171,6 +176,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "src-ip", required_argument, NULL, 's' }, { "dst-ip", required_argument, NULL, 'd' },
 		{ "eal", required_argument, NULL, 'e' }, { "link-wait", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' }, { "vlan", required_argument, NULL, 'V' },
+		{ "ipv6", no_argument, NULL, '6' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	unsigned int d;
@@ -209,8 +215,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 				return rc;
 			continue;
 		}
-		if (!o->nb_duts && c > 0 && strchr("pmPQ", c)) {
-			fprintf(stderr, "tern-bench: --port, --dst-mac, --pid and --queues follow the --dut they belong to\n");
+		if (!o->nb_duts && c > 0 && strchr("pmPQV6", c)) {
+			fprintf(stderr, "tern-bench: --port, --dst-mac, --pid, --queues, --vlan and --ipv6 follow the --dut they belong to\n");
 			return -EINVAL;
 		}
 		if ((rc = parse_opt(o, c)) < 0)
@@ -229,6 +235,11 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		g->flows = o->stream.flows;
 		g->src_ip = o->stream.src_ip;
 		g->dst_ip = o->stream.dst_ip;
+		if (g->ipv6) {
+			arg_ipv6("2001:2::2", g->src_ip6);
+			arg_ipv6("2001:2:0:1::1", g->dst_ip6);
+			g->frame_size = RTE_MAX(g->frame_size, (unsigned int)GEN_IPV6_MIN_FRAME);
+		}
 		o->queues[g->rx_port] = g->nb_rxq;
 	}
 	return 0;
@@ -274,7 +285,9 @@ static void report_json(const struct compare_opts *o, const struct compare_slice
 	printf("{\"frame_size\": %u, \"flows\": %u, \"rounds\": %u, \"slice_s\": %g, \"warmup_s\": %g, \"duts\": [",
 	       o->stream.frame_size, o->stream.flows, o->cp.rounds, o->cp.slice_s, o->cp.warmup_s);
 	for (d = 0; d < o->nb_duts; d++) {
-		printf("%s{\"name\": \"%s\", \"rx_pps\": [", d ? ", " : "", o->duts[d].name);
+		printf("%s{\"name\": \"%s\", \"ipv6\": %s, \"frame_size\": %u, \"rx_pps\": [",
+		       d ? ", " : "", o->duts[d].name, o->duts[d].gen.ipv6 ? "true" : "false",
+		       o->duts[d].gen.frame_size);
 		print_series(o, s, d, false);
 		printf("], \"loss_percent\": [");
 		print_series(o, s, d, true);
