@@ -29,7 +29,7 @@ mutant rib-aside-token controlplane/mirror/rib_nexthop.c \
 mutant rib-released-twice controlplane/mirror/rib_nexthop.c \
 	'o->refcnt != 0 || o->released_at > aside_seq)' 'o->refcnt != 0)' test_rib
 mutant rib-unplaced-offer controlplane/mirror/rib_fib.c \
-	'rib_unplaced_count() > 0 && rib_unplaced_offer(batch_max, rib_queue_op) > 0' 'false' test_rib
+	'rib_unplaced_count(AF_UNSPEC) > 0 && rib_unplaced_offer(batch_max, rib_queue_op) > 0' 'false' test_rib
 mutant fib-init-cleanup dataplane/fib/fib.c 'fail:\n\tdp_fib_fini();' 'fail:' test_fib
 mutant pcapng-time-overflow dataplane/workarounds/pcapng_time.h \
 	'return d / hz * 1000000000u + d % hz * 1000000000u / hz;' 'return d * 1000000000u / hz;' \

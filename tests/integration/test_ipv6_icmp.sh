@@ -4,7 +4,8 @@
 # router answer hop limit exceeded (RFC 4443 3.3), a packet larger than the egress MTU gets a
 # Packet Too Big with that MTU and the sender's path MTU drops to it (RFC 8201), and a packet
 # with a Hop-by-Hop Options header crosses the router when it is in transit (RFC 8200 as
-# updated by RFC 9673) and goes to the kernel when it is for the router.
+# updated by RFC 9673) and goes to the kernel when it is for the router. A neighbour that moves
+# to another MAC, and says so (an unsolicited Neighbour Advertisement), is followed.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin ipv6-icmp
 two_hosts_ipv6
@@ -62,4 +63,14 @@ hbh_echo 2001:2:0:1::1
 wait_for "a Hop-by-Hop packet for the router reaches its kernel" [ "$(echos "$R")" -gt "$r" ]
 check "punted as addressed to the router (punt_local $local -> $(err_counter punt_local))" \
 	[ "$(err_counter punt_local)" -gt "$local" ]
+# h2 takes another MAC and advertises it (ndisc_notify): the router's kernel updates its
+# neighbour, and the FIB entry its MAC
+ip netns exec "$H2" sysctl -qw net.ipv6.conf."$W1".ndisc_notify=1
+ip -n "$H2" link set "$W1" address 02:00:00:00:00:99
+h2_mac() { tern_cli --json -c "show ipv6 fib 2001:2:0:2::2" | json_field 'j["mac"].lower()'; }
+wait_for "h2's new MAC reaches the FIB" [ "$(h2_mac)" = 02:00:00:00:00:99 ]
+k=$(fwd6)
+out=$(ip netns exec "$H1" ping -6 -c 3 -i 0.2 -W 2 2001:2:0:2::2)
+check "h1 reaches h2 at its new MAC through the dataplane (Ip6OutForwDatagrams $k -> $(fwd6))" \
+	[ "$(grep -c " 0% packet loss" <<<"$out")" = 1 -a "$(fwd6)" = "$k" ]
 tern_test_end

@@ -6,12 +6,14 @@
 # router's kernel reaches the VLAN hosts through them, the dataplane forwards between a
 # VLAN and the untagged host on dp1 both ways, an unknown VLAN is a counted drop, a
 # priority-tagged frame is an untagged one, bad sub-interfaces are refused with a sentence,
-# and write memory keeps them across a restart.
+# and write memory keeps them across a restart. IPv6 crosses a sub-interface too: the router's
+# kernel resolves the VLAN host by Neighbour Discovery on it and the dataplane forwards.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin vlan
-two_hosts
+two_hosts_ipv6
 
-out=$(tern_cli -c "configure terminal" -c "interface dp0.100" -c "ip address 198.18.100.1/24" -c "exit" \
+out=$(tern_cli -c "configure terminal" -c "interface dp0.100" -c "ip address 198.18.100.1/24" \
+	-c "ipv6 address 2001:2:0:100::1/64" -c "exit" \
 	-c "interface dp0.1020" -c "encapsulation dot1ad 10 dot1q 20" -c "ip address 198.18.101.1/24" -c "end" 2>&1)
 check "sub-interfaces dp0.100 and dp0.1020 are made: $out" [ -z "$out" ]
 has_addr() { ip -n "$R" -o addr show dev "$1" to "$2" | grep -q .; }	# IFACE ADDR
@@ -25,7 +27,7 @@ check "show interfaces names its port and tags" json_true \
 
 hmac=$(host_mac "$H1" "$W0")
 ip netns exec "$H1" /usr/bin/python3 "$(dirname "$0")/vlan_host.py" serve "$W0" "$hmac" \
-	100=198.18.100.2 10.20=198.18.101.2 &
+	100=198.18.100.2 10.20=198.18.101.2 100=2001:2:0:100::2 &
 VLAN_HOST=$!
 T_PIDS+=("$VLAN_HOST")
 sleep 0.5
@@ -47,6 +49,20 @@ check "dp0.100 counts them in and out ($rx -> $(if_counter dp0.100 rx_packets), 
 out=$(ip netns exec "$H2" ping -c 5 -i 0.2 -W 1 198.18.101.2)
 check "and the QinQ host" grep -q " 0% packet loss" <<<"$out"
 check "the VLAN hosts' replies reach h2 without a tag" grep -q "bytes from 198.18.101.2" <<<"$out"
+
+out=$(ip netns exec "$R" ping -6 -c 3 -i 0.2 -W 1 2001:2:0:100::2)
+check "the router's kernel pings the VLAN 100 host over IPv6, resolved by ND on dp0.100" \
+	grep -q " 0% packet loss" <<<"$out"
+v6_resolved() { [ "$(tern_cli --json -c "show ipv6 fib $1" | json_field 'j["kind"]+" "+j["port"]')" = "forward $2" ]; }
+wait_for "the VLAN host's IPv6 address is a forward entry out of dp0.100" v6_resolved 2001:2:0:100::2 dp0.100
+ip netns exec "$H2" ping -6 -c 2 -i 0.2 -W 1 2001:2:0:100::2 >/dev/null	# resolves h2
+wait_for "and h2's, out of dp1" v6_resolved 2001:2:0:2::2 dp1
+rx=$(if_counter dp0.100 rx_packets) k=$(fwd6)
+out=$(ip netns exec "$H2" ping -6 -c 5 -i 0.2 -W 1 2001:2:0:100::2)
+check "h2 pings the VLAN 100 host over IPv6 through the dataplane (Ip6OutForwDatagrams $k -> $(fwd6))" \
+	[ "$(grep -c " 0% packet loss" <<<"$out")" = 1 -a "$(fwd6)" = "$k" ]
+check "dp0.100 counts the replies in ($rx -> $(if_counter dp0.100 rx_packets))" \
+	[ "$(if_counter dp0.100 rx_packets)" -ge $((rx + 5)) ]
 
 kmtu() { ip -n "$R" -j link show "$1" | json_field 'j[0]["mtu"]'; }
 mtus() { echo "$(if_counter dp0.100 mtu)/$(kmtu dp0.100)/$(if_counter dp0.1020 mtu)/$(kmtu dp0.1020)"; }

@@ -1,9 +1,11 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: BSD-3-Clause
-"""A host on tagged VLANs, where the kernel has no 8021q module: answers ARP and ICMP echo for
-its addresses on each VLAN, or sends one echo request and waits for the reply.
+"""A host on tagged VLANs, where the kernel has no 8021q module: answers ARP, IPv6 Neighbour
+Solicitations and ICMP and ICMPv6 echo for its addresses on each VLAN, or sends one echo
+request and waits for the reply.
 
-  vlan_host.py serve IFACE MAC VLAN=ADDR...     VLAN: 100 (802.1Q) or 10.20 (802.1ad 10, 802.1Q 20)
+  vlan_host.py serve IFACE MAC VLAN=ADDR...     VLAN: 100 (802.1Q) or 10.20 (802.1ad 10, 802.1Q 20);
+                                                ADDR: IPv4 or IPv6
   vlan_host.py probe IFACE MAC DST_MAC VLAN SRC DST [TTL FROM]
       VLAN: as above, 0 (priority-tagged) or none; with TTL, the answer awaited is an ICMP time
       exceeded from FROM on the same VLAN
@@ -19,6 +21,7 @@ import time
 SOL_PACKET, PACKET_AUXDATA = 263, 8
 TP_STATUS_VLAN_VALID, TP_STATUS_VLAN_TPID_VALID = 0x10, 0x40
 ETH_P_ALL, ETH_P_ARP, ETH_P_IP, ETH_P_8021Q, ETH_P_8021AD = 0x0003, 0x0806, 0x0800, 0x8100, 0x88a8
+ETH_P_IPV6 = 0x86dd
 
 
 def mac_bytes(m):
@@ -59,6 +62,29 @@ def icmp(type_, ident, seq, data):
     return h[:2] + struct.pack("!H", csum(h)) + h[4:]
 
 
+def ipv6_icmp(src, dst, body):
+    """An IPv6 header and an ICMPv6 message (its checksum over RFC 8200's pseudo-header)."""
+    pseudo = src + dst + struct.pack("!IxxxB", len(body), 58)
+    body = body[:2] + struct.pack("!H", csum(pseudo + body[:2] + b"\0\0" + body[4:])) + body[4:]
+    return struct.pack("!IHBB", 6 << 28, len(body), 58, 255) + src + dst + body
+
+
+def answer_ipv6(s, me, vlan, src_mac, p, addrs):
+    """A Neighbour Advertisement for a Solicitation of one of our addresses, an echo reply for
+    an echo request to one."""
+    if len(p) < 48 or p[6] != 58:
+        return
+    src, dst, ic = p[8:24], p[24:40], p[40:40 + struct.unpack("!H", p[4:6])[0]]
+    if ic[0] == 135 and len(ic) >= 24 and (vlan, ic[8:24]) in addrs:
+        target = ic[8:24]
+        # solicited, override; the target's link-layer address as its option
+        na = struct.pack("!BBHI", 136, 0, 0, 0x60000000) + target + struct.pack("!BB", 2, 1) + me
+        to = src if src != bytes(16) else socket.inet_pton(socket.AF_INET6, "ff02::1")
+        s.send(frame(src_mac, me, vlan, ETH_P_IPV6, ipv6_icmp(target, to, na)))
+    elif ic[0] == 128 and len(ic) >= 8 and (vlan, dst) in addrs:
+        s.send(frame(src_mac, me, vlan, ETH_P_IPV6, ipv6_icmp(dst, src, b"\x81" + ic[1:])))
+
+
 def open_socket(iface):
     s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(ETH_P_ALL))
     s.setsockopt(SOL_PACKET, PACKET_AUXDATA, 1)
@@ -94,7 +120,7 @@ def serve(iface, mac, entries):
     addrs = {}
     for e in entries:
         vlan, addr = e.split("=")
-        addrs[(vlan, socket.inet_aton(addr))] = vlan
+        addrs[(vlan, socket.inet_pton(socket.AF_INET6 if ":" in addr else socket.AF_INET, addr))] = vlan
     s = open_socket(iface)
     while True:
         vlan, macs, body = receive(s)
@@ -116,6 +142,8 @@ def serve(iface, mac, entries):
                 ident, seq = struct.unpack("!HH", ic[4:8])
                 reply = ipv4(socket.inet_ntoa(dst), socket.inet_ntoa(ip_src), 1, icmp(0, ident, seq, ic[8:]))
                 s.send(frame(src, me, vlan, ETH_P_IP, reply))
+        elif etype == ETH_P_IPV6:
+            answer_ipv6(s, me, vlan, src, payload, addrs)
 
 
 def probe(iface, mac, dst_mac, vlan, src, dst, ttl=64, sender=None):
