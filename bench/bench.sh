@@ -164,23 +164,17 @@ start_tern-b() {
 		TERND_PORT_EXTRA=${TERN_B_PORT_EXTRA:-${TERND_PORT_EXTRA:-}} start_ternd tern-b "$R-b"
 }
 
-start_l3fwd() {
-	local DIR=$TOP/l3fwd DUT_PREFIX=tern-bench-dut-l3fwd
+start_l3fwd_named() {	# NAME: an l3fwd with the rule files in $TOP/NAME, its pid in dpid[NAME]
+	local DIR=$TOP/$1 DUT_PREFIX=tern-bench-dut-$1
 	rm -f "$DIR"/memif*.sock
 	l3fwd_start
-	dpid[l3fwd]=$pid
+	dpid[$1]=$pid
 	pid=
-	grep -q "entering main loop" "$DIR/l3fwd.log" || { echo "l3fwd did not start:"; tail -n 5 "$DIR/l3fwd.log"; return 1; }
+	grep -q "entering main loop" "$DIR/l3fwd.log" || { echo "$1 did not start:"; tail -n 5 "$DIR/l3fwd.log"; return 1; }
 }
 
-start_l3fwd6() {
-	local DIR=$TOP/l3fwd6 DUT_PREFIX=tern-bench-dut-l3fwd6
-	rm -f "$DIR"/memif*.sock
-	l3fwd_start
-	dpid[l3fwd6]=$pid
-	pid=
-	grep -q "entering main loop" "$DIR/l3fwd.log" || { echo "l3fwd6 did not start:"; tail -n 5 "$DIR/l3fwd.log"; return 1; }
-}
+start_l3fwd() { start_l3fwd_named l3fwd; }
+start_l3fwd6() { start_l3fwd_named l3fwd6; }
 
 start_testpmd() {
 	local DIR=$TOP/testpmd

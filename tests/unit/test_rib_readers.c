@@ -166,37 +166,6 @@ static void route(uint32_t prefix, bool del, const struct rib_nh_spec *nh)
 		assert_int_equal(rib_route_add(prefix, 24, &a, nh, RIB_ADD_REPLACE), 0);
 }
 
-/*
- * X and Y change gateway at every commit, so each commit releases their
- * nexthops and the next ones take the ids freed: a reader that read X's id
- * from the FIB must find X's gateway behind it, never a cleared id or Y's.
- */
-static void test_released_nexthop_ids_are_reused_only_after_the_readers(void **state)
-{
-	struct rib_nh_spec nh;
-	unsigned int r;
-
-	nh = via(100);
-	route(X, false, &nh);
-	nh = via(150);
-	route(Y, false, &nh);
-	assert_int_equal(rib_commit(), 0);
-	reader_start();
-	for (r = 0; r < ROUNDS; r++) {
-		nh = via(100 + (r + 1) % 50);
-		route(X, false, &nh);
-		nh = via(150 + (r + 1) % 50);
-		route(Y, false, &nh);
-		rte_delay_us_block(r * 7 % 40);	/* somewhere in the reader's vector */
-		assert_int_equal(rib_commit(), 0);
-	}
-	reader_stop("routes moving to new nexthops at every commit");
-	route(X, true, NULL);
-	route(Y, true, NULL);
-	assert_int_equal(rib_commit(), 0);
-	assert_int_equal(rib_commit(), 0);
-}
-
 static void route6(uint8_t third, bool del, const struct rib_nh_spec *nh)
 {
 	struct rib_route_attrs a = { .src = RIB_SRC_KERNEL, .kproto = RTPROT_STATIC,
@@ -211,33 +180,57 @@ static void route6(uint8_t third, bool del, const struct rib_nh_spec *nh)
 		assert_int_equal(rib_route6_add(p, 48, &a, nh, RIB_ADD_REPLACE), 0);
 }
 
-/* The same through the IPv6 FIB: X6 and Y6 (2001:db8:14::/48) change gateway at every commit. */
-static void test_released_ids_are_reused_only_after_the_ipv6_readers(void **state)
+/* X's route (or Y's), or with read_ipv6 X6's (2001:db8:13::/48) or Y6's (2001:db8:14::/48). */
+static void route_xy(bool y, bool del, const struct rib_nh_spec *nh)
+{
+	if (read_ipv6)
+		route6(y ? 0x14 : 0x13, del, nh);
+	else
+		route(y ? Y : X, del, nh);
+}
+
+/*
+ * X and Y change gateway at every commit, so each commit releases their
+ * nexthops and the next ones take the ids freed: a reader that read X's id
+ * from the FIB must find X's gateway behind it, never a cleared id or Y's.
+ */
+static void routes_move_under_a_reader(bool ipv6, const char *what)
 {
 	struct rib_nh_spec nh;
 	unsigned int r;
 
+	read_ipv6 = ipv6;
 	nh = via(100);
-	route6(0x13, false, &nh);
+	route_xy(false, false, &nh);
 	nh = via(150);
-	route6(0x14, false, &nh);
+	route_xy(true, false, &nh);
 	assert_int_equal(rib_commit(), 0);
-	read_ipv6 = true;
 	reader_start();
 	for (r = 0; r < ROUNDS; r++) {
 		nh = via(100 + (r + 1) % 50);
-		route6(0x13, false, &nh);
+		route_xy(false, false, &nh);
 		nh = via(150 + (r + 1) % 50);
-		route6(0x14, false, &nh);
-		rte_delay_us_block(r * 7 % 40);
+		route_xy(true, false, &nh);
+		rte_delay_us_block(r * 7 % 40);	/* somewhere in the reader's vector */
 		assert_int_equal(rib_commit(), 0);
 	}
-	reader_stop("IPv6 routes moving to new nexthops at every commit");
+	reader_stop(what);
+	route_xy(false, true, NULL);
+	route_xy(true, true, NULL);
+	assert_int_equal(rib_commit(), 0);
+	assert_int_equal(rib_commit(), 0);
 	read_ipv6 = false;
-	route6(0x13, true, NULL);
-	route6(0x14, true, NULL);
-	assert_int_equal(rib_commit(), 0);
-	assert_int_equal(rib_commit(), 0);
+}
+
+static void test_released_nexthop_ids_are_reused_only_after_the_readers(void **state)
+{
+	routes_move_under_a_reader(false, "routes moving to new nexthops at every commit");
+}
+
+/* The same through the IPv6 FIB. */
+static void test_released_ids_are_reused_only_after_the_ipv6_readers(void **state)
+{
+	routes_move_under_a_reader(true, "IPv6 routes moving to new nexthops at every commit");
 }
 
 /*
