@@ -48,10 +48,15 @@ static char *buf;
  * meanwhile. That is about 9 us (bench/mirror_scale.sh: ternd's CPU and
  * batches with batch_interval_us at 1000 against 8000), a tenth of the cost of
  * the hundred-odd routes a 1 ms batch holds while a full table arrives. So
- * while changes keep coming (a batch of NL_BURST or more), each wait doubles,
- * up to batch_interval_max; a smaller batch brings it back to batch_interval.
+ * while changes keep coming (a batch that found changes waiting when its wait
+ * ended, or within batch_interval after), each wait doubles, up to
+ * batch_interval_max; a wait that ends with nothing new, or a change after a
+ * quiet spell, brings it back to batch_interval. Whether changes keep coming
+ * is told by time, not by how many a batch holds: a slow stream (a loaded
+ * machine, a routing program on the same core) costs as many batches a second
+ * as a fast one, and each batch's grace period costs more when the workers'
+ * cores are shared, so it is there that larger batches help most.
  */
-#define NL_BURST 64
 static uint64_t batch_interval_ns, batch_interval_max_ns;
 static uint64_t batch_spacing_ns;	/* the wait after the last batch */
 static uint64_t last_batch_ns;
@@ -296,7 +301,7 @@ int netlink_resync(void)
  * the messages read (0 after a resync). */
 static uint64_t drain_batch(void)
 {
-	uint64_t before = stats.messages, n;
+	uint64_t before = stats.messages, n, since_last = now_ns() - last_batch_ns;
 	bool resync = false;
 	int r, k;
 
@@ -348,8 +353,8 @@ static uint64_t drain_batch(void)
 		rib_commit();
 		last_batch_ns = now_ns();
 	}
-	batch_spacing_ns = n >= NL_BURST ? RTE_MIN(2 * batch_spacing_ns, batch_interval_max_ns) :
-					   batch_interval_ns;
+	batch_spacing_ns = n && since_last <= batch_spacing_ns + batch_interval_ns ?
+		RTE_MIN(2 * batch_spacing_ns, batch_interval_max_ns) : batch_interval_ns;
 	stats.batch_spacing_us = batch_spacing_ns / 1000;
 	return n;
 }
