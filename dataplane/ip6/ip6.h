@@ -7,11 +7,14 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <rte_branch_prediction.h>
 #include <rte_ip.h>
 
 #define IP6_HDR_LEN 40
 #define IP6_NEXT_HOP_BY_HOP 0
 #define IP6_NEXT_ICMP 58
+#define IP6_NEXT_FRAGMENT 44
+#define IP6_EXT_HEADERS_MAX 8
 
 enum ip6_verdict {
 	IP6_OK,			/* unicast destination: to be looked up */
@@ -21,6 +24,7 @@ enum ip6_verdict {
 	IP6_BAD_LENGTH,
 	IP6_MARTIAN_SRC,
 	IP6_MARTIAN_DST,
+	IP6_BAD_CHAIN,
 };
 
 static inline bool ip6_is_mcast(const uint8_t *a)
@@ -43,10 +47,47 @@ static inline bool ip6_is_unspec_or_loopback(const uint8_t *a, uint8_t last)
 	return hi == 0 && lo == rte_cpu_to_be_64(last);
 }
 
+/* Hop-by-Hop (0), Routing (43), Fragment (44) and Destination Options (60): the extension
+ * headers that come before the upper-layer header and say what follows them. */
+static inline bool ip6_is_ext(uint8_t next)
+{
+	return next < 64 && (((1ull << 0) | (1ull << 43) | (1ull << 44) | (1ull << 60)) >> next & 1);
+}
+
+/*
+ * Whether the extension headers of the datagram at ip (end bytes long, seg of them in the
+ * first segment) are whole (RFC 8200 §4, RFC 7112): each within the datagram and the first
+ * segment (a chain of over 2 KB is no datagram's), a first fragment holding them all, and no
+ * more than IP6_EXT_HEADERS_MAX of them (RFC 8200 §4.1: each once, Destination Options
+ * twice). A later fragment has nothing past its Fragment header to check.
+ */
+static inline bool ip6_chain_whole(const uint8_t *ip, uint32_t seg, uint32_t end)
+{
+	uint32_t limit = seg < end ? seg : end, at = IP6_HDR_LEN;
+	uint8_t next = ip[6];
+	int n;
+
+	for (n = 0; ip6_is_ext(next); n++) {
+		if (n == IP6_EXT_HEADERS_MAX || at + 8 > limit)
+			return false;
+		if (next == IP6_NEXT_FRAGMENT) {
+			if ((ip[at + 2] << 8 | (ip[at + 3] & 0xf8)) != 0)
+				return true;
+			next = ip[at];
+			at += 8;
+		} else {
+			next = ip[at];
+			at += (ip[at + 1] + 1) * 8;
+		}
+	}
+	return at <= limit;
+}
+
 /*
  * RFC 8200 §3 and RFC 4291 §2.5, 2.7 for a header with seg bytes of it in the first segment
  * and len bytes in the frame after the link header: version 6, a payload length within the
- * frame (0, a jumbogram, never travels on Ethernet); no multicast or loopback source, and an
+ * frame (0, a jumbogram, never travels on Ethernet), its extension headers whole
+ * (ip6_chain_whole); no multicast or loopback source, and an
  * unspecified one only to a multicast group (Duplicate Address Detection); no unspecified or
  * loopback destination, nor a multicast one of interface-local or reserved scope.
  */
@@ -62,6 +103,9 @@ static inline enum ip6_verdict ip6_check(const struct rte_ipv6_hdr *ip, uint32_t
 	plen = rte_be_to_cpu_16(ip->payload_len);
 	if (plen == 0 || IP6_HDR_LEN + plen > len)
 		return IP6_BAD_LENGTH;
+	if (unlikely(ip6_is_ext(ip->proto)) &&
+	    !ip6_chain_whole((const uint8_t *)ip, seg, IP6_HDR_LEN + plen))
+		return IP6_BAD_CHAIN;
 	if (ip6_is_mcast(src) || ip6_is_unspec_or_loopback(src, 1))
 		return IP6_MARTIAN_SRC;
 	if (ip6_is_mcast(dst))
@@ -84,14 +128,14 @@ static inline int ip6_upper(const uint8_t *ip, uint32_t seg, uint32_t *off)
 	uint8_t next = ip[6];
 	int hops;
 
-	for (hops = 0; hops < 8; hops++) {
-		if (next != 0 && next != 43 && next != 60 && next != 44) {
+	for (hops = 0; hops < IP6_EXT_HEADERS_MAX; hops++) {
+		if (!ip6_is_ext(next)) {
 			*off = at;
 			return next;
 		}
 		if (at + 8 > seg)
 			return -1;
-		if (next == 44) {	/* Fragment: 8 bytes; only the first piece holds what follows */
+		if (next == IP6_NEXT_FRAGMENT) {	/* Fragment: 8 bytes; only the first piece holds what follows */
 			if ((ip[at + 2] << 8 | (ip[at + 3] & 0xf8)) != 0)
 				return -1;
 			next = ip[at];

@@ -2,11 +2,11 @@
 /*
  * ip6_fast: IPv6's common case in one node, as ip4_fast is IPv4's. ip4_fast hands it the
  * frames that carry IPv6. A frame for the port's own MAC carrying an IPv6 packet whose
- * header passes ip6_input's checks (and whose addresses are neither multicast, link-local,
- * unspecified nor loopback, nor anything else in ::/8 or ff00::/8), with a hop limit over
- * 1, whose route forwards it out of an up port within its MTU, is looked up (a vector's
- * lookups together, dp_fib6_lookup_bulk), its hop limit decremented and its MACs written
- * here, and handed straight to port_tx. Everything else goes, untouched, to eth_input,
+ * header passes ip6_input's checks (its extension headers walked only when it has any),
+ * whose addresses are neither multicast, link-local, unspecified nor loopback, nor anything
+ * else in ::/8 or ff00::/8, with a hop limit over 1, whose route forwards it out of an up
+ * port within its MTU, is looked up (a vector's lookups together, dp_fib6_lookup_bulk), its
+ * hop limit decremented and its MACs written here, and handed straight to port_tx. Everything else goes, untouched, to eth_input,
  * whose nodes (ip6_input .. ip_rewrite) decide and count it; the outcome for a packet is
  * the same either way. While a trace is armed, or IPv6 forwarding is off, the whole
  * vector takes the long path.
@@ -49,6 +49,9 @@ static inline struct rte_ipv6_hdr *fast_candidate(struct rte_mbuf *m)
 		     sizeof(*eth) + sizeof(*ip) + plen > m->pkt_len))
 		return NULL;
 	if (unlikely(odd_addr(ip->src_addr) || odd_addr(ip->dst_addr)))
+		return NULL;
+	if (unlikely(ip6_is_ext(ip->proto)) &&
+	    !ip6_chain_whole((const uint8_t *)ip, m->data_len - sizeof(*eth), sizeof(*ip) + plen))
 		return NULL;
 	return ip;
 }

@@ -17,6 +17,7 @@ enum ip6_input_next {
 	IP6_INPUT_NEXT_DROP_LENGTH,
 	IP6_INPUT_NEXT_DROP_MARTIAN_SRC,
 	IP6_INPUT_NEXT_DROP_MARTIAN_DST,
+	IP6_INPUT_NEXT_DROP_HEADER_CHAIN,
 	IP6_INPUT_NEXT_MAX,
 };
 
@@ -28,6 +29,7 @@ static const rte_edge_t verdict_edge[] = {
 	[IP6_BAD_LENGTH] = IP6_INPUT_NEXT_DROP_LENGTH,
 	[IP6_MARTIAN_SRC] = IP6_INPUT_NEXT_DROP_MARTIAN_SRC,
 	[IP6_MARTIAN_DST] = IP6_INPUT_NEXT_DROP_MARTIAN_DST,
+	[IP6_BAD_CHAIN] = IP6_INPUT_NEXT_DROP_HEADER_CHAIN,
 };
 
 /* Which reason a datagram to a multicast group is punted under: ND and MLD (which comes
@@ -92,6 +94,7 @@ static struct rte_node_register ip6_input_node = {
 		[IP6_INPUT_NEXT_DROP_LENGTH] = "drop_ip6_length",
 		[IP6_INPUT_NEXT_DROP_MARTIAN_SRC] = "drop_ip6_martian_src",
 		[IP6_INPUT_NEXT_DROP_MARTIAN_DST] = "drop_ip6_martian_dst",
+		[IP6_INPUT_NEXT_DROP_HEADER_CHAIN] = "drop_ip6_header_chain",
 	},
 };
 RTE_NODE_REGISTER(ip6_input_node);

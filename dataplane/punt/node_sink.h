@@ -21,6 +21,7 @@
 	X(drop_ip6_length, "IPv6 payload length 0 or past the frame")             \
 	X(drop_ip6_martian_src, "IPv6 source multicast, loopback, or unspecified to unicast") \
 	X(drop_ip6_martian_dst, "IPv6 destination unspecified, loopback, or interface-local multicast") \
+	X(drop_ip6_header_chain, "IPv6 extension headers past the datagram, a first fragment without them all, or over 8") \
 	X(drop_ip6_link_local, "IPv6 link-local source or destination, not for the router") \
 	X(drop_blackhole, "blackhole route")                                       \
 	X(drop_icmp_suppressed, "no ICMP error allowed (about an error, a fragment)") \

@@ -36,10 +36,24 @@ def eth(payload, etype=0x0800, dst=None):
 
 
 def ip6(src="2001:2:0:1::2", dst="2001:2:0:2::2", hlim=64, payload=b"\0" * 8 + b"tern-malformed",
-        plen=None, version=6):
+        plen=None, version=6, nh=17):
     plen = len(payload) if plen is None else plen
-    return (struct.pack("!IHBB", version << 28, plen, 17, hlim) + socket.inet_pton(socket.AF_INET6, src) +
+    return (struct.pack("!IHBB", version << 28, plen, nh, hlim) + socket.inet_pton(socket.AF_INET6, src) +
             socket.inet_pton(socket.AF_INET6, dst) + payload)
+
+
+def ext(nh, body=b"", length=None):
+    """An extension header (Hop-by-Hop, Routing, Destination Options) naming nh next, its
+    length field as given or as body makes it (padded to 8-byte units)."""
+    body += b"\0" * (-(2 + len(body)) % 8)
+    return struct.pack("!BB", nh, (2 + len(body)) // 8 - 1 if length is None else length) + body
+
+
+def frag(nh, offset=0, more=False):
+    return struct.pack("!BBHI", nh, 0, offset << 3 | more, 0x7e57)
+
+
+UDP6 = b"\0" * 8 + b"tern-malformed"
 
 
 def eth6(payload, dst=None):
@@ -89,11 +103,35 @@ cases = [
     ("ip6_link_local_src", "drop_ip6_link_local", eth6(ip6(src="fe80::2"))),
     ("ip6_link_local_dst", "drop_ip6_link_local", eth6(ip6(dst="fe80::99"))),
     ("ip6_l2_broadcast", "drop_l2_mcast", eth6(ip6(), dst=BROADCAST)),
+    ("ip6_hop_limit_0", "icmp6_time_exceeded", eth6(ip6(hlim=0))),
+    ("ip6_hop_limit_1", "icmp6_time_exceeded", eth6(ip6(hlim=1))),
+    # extension headers (RFC 8200 §4, RFC 7112): a chain that runs past the datagram, a first
+    # fragment that does not hold it all, more headers than any valid datagram has
+    ("ip6_hop_by_hop_past_datagram", "drop_ip6_header_chain", eth6(ip6(nh=0, payload=ext(17, length=20) + UDP6))),
+    ("ip6_hop_by_hop_to_router_past_datagram", "drop_ip6_header_chain",
+     eth6(ip6(dst="2001:2:0:1::1", nh=0, payload=ext(17, length=20) + UDP6))),
+    ("ip6_chain_past_datagram", "drop_ip6_header_chain",
+     eth6(ip6(nh=60, payload=ext(60) + ext(43, b"\0\0\0\0\0\0") + ext(17, length=30) + UDP6))),
+    ("ip6_first_fragment_without_chain", "drop_ip6_header_chain",
+     eth6(ip6(nh=44, payload=frag(60, 0, True) + struct.pack("!BB", 17, 200) + b"tern-malformed"))),
+    ("ip6_nine_extension_headers", "drop_ip6_header_chain",
+     eth6(ip6(nh=60, payload=ext(60) * 8 + ext(17) + UDP6))),
+]
+# Unusual but valid: forwarded, each arrives once with its hop limit one less (RFC 5095: only a
+# datagram's destination acts on a Routing Header type 0; routers forward fragments whole)
+forwarded = [
+    ("ip6_routing_type_0", eth6(ip6(nh=43, payload=ext(17, b"\0\x01\0\0\0\0" + socket.inet_pton(socket.AF_INET6, "2001:2:0:2::9")) + b"\0" * 8 + b"tern-unusual-rh0"))),
+    ("ip6_later_fragment", eth6(ip6(nh=44, payload=frag(17, 185, True) + b"tern-unusual-fragment!!!"))),
+    ("ip6_first_fragment", eth6(ip6(nh=44, payload=frag(17, 0, True) + b"\0" * 8 + b"tern-unusual-first-frag"))),
+    ("ip6_eight_extension_headers", eth6(ip6(nh=60, payload=ext(60) * 7 + ext(17) + b"\0" * 8 + b"tern-unusual-eight"))),
 ]
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
 s.bind((iface, 0))
 for name, reason, frame in cases:
     s.send(frame)
+for name, frame in forwarded:
+    s.send(frame)
 valid = eth(ip(payload=b"\0" * 8 + b"tern-valid-frame-1234"))
 s.send(valid)
-json.dump({"cases": [[n, r] for n, r, _ in cases], "valid": valid.hex()}, sys.stdout)
+json.dump({"cases": [[n, r] for n, r, _ in cases], "valid": valid.hex(),
+           "forwarded": [[n, f.hex()] for n, f in forwarded]}, sys.stdout)

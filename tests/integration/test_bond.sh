@@ -56,6 +56,7 @@ active() { peer "$1" --json -c "show interfaces bond0" |
 distributing() { peer "$1" --json -c "show interfaces bond0" |
 	json_true "all('distributing' in m['actor_state'] and 'distributing' in m['partner_state'] for m in j['interfaces'][0]['members'])"; }
 some_active() { [ -n "$(active a)" ]; }
+peer_errors() { peer "$1" --json -c "show errors" | json_field "j['$2']"; }	# SIDE REASON
 lacp_up() { distributing a && distributing b; }
 both_active() { [ "$(active a)/$(active b)" = "$1/$1" ]; }	# MEMBER: alone active on both sides
 pings() { ip netns exec "$A" ping -c "$1" -i 0.2 -W 1 198.18.2.2 | grep -q " 0% packet loss"; }
@@ -109,6 +110,18 @@ run_mode() {	# MODE ROLE_A ROLE_B
 		wait_for "active-backup: one member active" some_active
 	fi
 	check "$mode: the two kernels ping each other over bond0" pings 5
+	if [ "$mode" = 802.3ad ]; then
+		peer a -c "configure terminal" -c "interface bond0" -c "ipv6 address 2001:2:0:3::1/64" -c "end" >/dev/null
+		peer b -c "configure terminal" -c "interface bond0" -c "ipv6 address 2001:2:0:3::2/64" -c "end" >/dev/null
+		wait_for "802.3ad: the kernels ping each other over bond0 in IPv6 (ND through both ternds)" \
+			bash -c "ip netns exec $A ping -6 -c 1 -W 1 2001:2:0:3::2 >/dev/null"
+		check "802.3ad: ... and go on doing so" \
+			bash -c "ip netns exec $A ping -6 -c 5 -i 0.2 -W 1 2001:2:0:3::2 | grep -q ' 0% packet loss'"
+		local non_ip local_ip
+		non_ip=$(peer_errors b punt_non_ip) local_ip=$(peer_errors b punt_local)
+		check "802.3ad: IPv6 came in on the bond through ip6_input: punt_local $local_ip, punt_non_ip $non_ip" \
+			[ "$non_ip" = 0 -a "$local_ip" -ge 6 ]
+	fi
 	if [ "$mode" = 802.3ad ]; then
 		peer a -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.1/24" -c "end" >/dev/null
 		peer b -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.2/24" -c "end" >/dev/null

@@ -1,17 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Malformed and martian packets, IPv4 and IPv6, from a host: each is dropped and counted under
-# its reason (or punted, or answered per RFC 1812), nothing invalid is forwarded, ternd stays
-# up; a valid packet arrives with every byte as it should be (MACs rewritten, TTL - 1, checksum
-# patched, rest intact).
+# its reason (or punted, or answered per RFC 1812 and RFC 4443), nothing invalid is forwarded,
+# ternd stays up; a valid packet arrives with every byte as it should be (MACs rewritten, TTL - 1,
+# checksum patched, rest intact), and so do valid IPv6 packets with unusual extension headers.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin malformed
-two_hosts
+two_hosts_ipv6
 ip netns exec "$H1" ping -c 2 -i 0.2 -W 2 198.18.1.2 >/dev/null	# resolve both sides first
+ip netns exec "$H1" ping -6 -c 2 -i 0.2 -W 2 2001:2:0:2::2 >/dev/null
 # an unresolved neighbour would send the TTL-1 cases to the kernel instead of icmp_time_exceeded
 wait_for "h2 is a forward entry in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
 wait_for "h1 is a forward entry in the FIB" [ "$(fib_kind 198.18.0.2)" = forward ]
-ip netns exec "$H2" tcpdump -i "$W1" -w "$T_DIR/h2.pcap" -U -n "udp or (ip[9] = 17)" >/dev/null 2>&1 &
+fib6_kind() { tern_cli --json -c "show ipv6 fib $1" | json_field 'j["kind"]'; }
+wait_for "h2 is a forward entry in the IPv6 FIB" [ "$(fib6_kind 2001:2:0:2::2)" = forward ]
+wait_for "h1 is a forward entry in the IPv6 FIB" [ "$(fib6_kind 2001:2:0:1::2)" = forward ]
+ip netns exec "$H2" tcpdump -i "$W1" -w "$T_DIR/h2.pcap" -U -n "udp or (ip[9] = 17) or ip6" >/dev/null 2>&1 &
 T_PIDS+=($!)
 sleep 1
 before=$(tern_cli --json -c "show errors")
@@ -63,7 +67,13 @@ assert bytes(f) == bytes(exp), "valid frame differs:\n got %s\nwant %s" % (f.hex
 # the only malformed frames allowed through are those the kernel handled (IP options)
 others = [g for g in ours if b"tern-malformed" in g and g[14] != 0x46]
 assert not others, "invalid frames were forwarded: %s" % [g.hex() for g in others]
-print("  ok: the valid frame arrived byte for byte as expected; nothing invalid was forwarded")
+for name, sent_hex in sent["forwarded"]:
+    exp = bytearray(bytes.fromhex(sent_hex))
+    exp[0:6], exp[6:12] = out_dst, out_src
+    exp[14 + 7] -= 1                               # hop limit
+    n = sum(1 for g in ours if bytes(g) == bytes(exp))
+    assert n == 1, "%s: arrived %d times as expected, want once (%d of ours)" % (name, n, len(ours))
+print("  ok: the valid frames arrived byte for byte as expected; nothing invalid was forwarded")
 PY
 check "output bytes exact and nothing invalid forwarded" [ $? -eq 0 ]
 tern_test_end

@@ -100,6 +100,21 @@ static struct frame ip6(const char *dst, uint8_t proto, uint8_t hops, uint16_t p
 	return f;
 }
 
+/* Makes f's payload a chain of 8-byte extension headers: next[0] is the IPv6 header's next
+ * header (it must be f's), next[i] the one that header i - 1 names; a Fragment header says
+ * offset 0 and no more to come. */
+static void chain(struct frame *f, const uint8_t *next, unsigned int n)
+{
+	uint8_t *h = f->b + sizeof(struct rte_ether_hdr) + IP6_HDR_LEN;
+	unsigned int i;
+
+	assert_int_equal(ip6_of(f)->proto, next[0]);
+	for (i = 1; i < n; i++, h += 8) {
+		memset(h, 0, 8);
+		h[0] = next[i];
+	}
+}
+
 /* An ICMPv6 message of type to dst (its first payload byte the type). */
 static struct frame icmp6(const char *dst, uint8_t type, uint8_t hops)
 {
@@ -244,10 +259,26 @@ static void test_every_kind_of_frame_has_one_fate(void **state)
 	fate_is("too big", (f = ip6("2001:2:0:16::1", IPPROTO_UDP, 64, 100), &f), "icmp6_packet_too_big", "port_tx-0");
 	fate_is("just fits", (f = ip6("2001:2:0:16::1", IPPROTO_UDP, 64, SMALL_MTU - IP6_HDR_LEN), &f), "port_tx-1", NULL);
 	/* Hop-by-Hop in transit is forwarded (RFC 8200 as updated by RFC 9673), fragments too */
-	fate_is("Hop-by-Hop in transit", (f = ip6(FWD, IP6_NEXT_HOP_BY_HOP, 64, 24), &f), "port_tx-1", NULL);
-	fate_is("Hop-by-Hop to the router", (f = ip6(PIPE6_PORT0_ADDR, IP6_NEXT_HOP_BY_HOP, 64, 24), &f), "punt_local", NULL);
+	f = ip6(FWD, IP6_NEXT_HOP_BY_HOP, 64, 24);
+	chain(&f, (const uint8_t []){ IP6_NEXT_HOP_BY_HOP, IPPROTO_UDP }, 2);
+	fate_is("Hop-by-Hop in transit", &f, "port_tx-1", NULL);
+	f = ip6(PIPE6_PORT0_ADDR, IP6_NEXT_HOP_BY_HOP, 64, 24);
+	chain(&f, (const uint8_t []){ IP6_NEXT_HOP_BY_HOP, IPPROTO_UDP }, 2);
+	fate_is("Hop-by-Hop to the router", &f, "punt_local", NULL);
 	fate_is("a fragment in transit", (f = ip6(FWD, 44, 64, 24), &f), "port_tx-1", NULL);
-	fate_is("a Routing Header type 0 in transit", (f = ip6(FWD, 43, 64, 24), &f), "port_tx-1", NULL);
+	f = ip6(FWD, IP6_NEXT_FRAGMENT, 64, 24);	/* a first fragment holding its UDP header */
+	chain(&f, (const uint8_t []){ IP6_NEXT_FRAGMENT, IPPROTO_UDP }, 2);
+	fate_is("a first fragment in transit", &f, "port_tx-1", NULL);
+	/* RFC 5095: only the datagram's destination may act on a Routing Header type 0 */
+	f = ip6(FWD, 43, 64, 24);
+	chain(&f, (const uint8_t []){ 43, 59 }, 2);
+	f.b[14 + 41] = 2;	/* one address: 24 bytes */
+	f.b[14 + 42] = 0;	/* type 0 */
+	f.b[14 + 43] = 1;	/* segments left */
+	fate_is("a Routing Header type 0 in transit", &f, "port_tx-1", NULL);
+	f = ip6(FWD, 60, 64, 64);
+	chain(&f, (const uint8_t []){ 60, 60, 60, 60, 60, 60, 60, 60, IPPROTO_UDP }, 9);
+	fate_is("8 extension headers", &f, "port_tx-1", NULL);
 
 	/* multicast: the kernel's, under the reason of what it is */
 	fate_is("Neighbour Solicitation", (f = icmp6("ff02::1:ff00:1", 135, 255), &f), "punt_nd", NULL);
@@ -301,12 +332,40 @@ static void test_every_kind_of_frame_has_one_fate(void **state)
 	memset(f.b, 0xff, 6);
 	fate_is("link-layer broadcast to a unicast address", &f, "drop_l2_mcast", NULL);
 
+	/* extension headers that are not whole (RFC 8200 §4, RFC 7112) */
+	f = ip6(FWD, IP6_NEXT_HOP_BY_HOP, 64, 24);
+	f.b[14 + 41] = 10;	/* 88 bytes in 24 */
+	fate_is("Hop-by-Hop past the datagram", &f, "drop_ip6_header_chain", NULL);
+	f = ip6(PIPE6_PORT0_ADDR, IP6_NEXT_HOP_BY_HOP, 64, 24);
+	f.b[14 + 41] = 10;
+	fate_is("Hop-by-Hop past the datagram, to the router", &f, "drop_ip6_header_chain", NULL);
+	f = ip6(FWD, 60, 64, 32);
+	chain(&f, (const uint8_t []){ 60, 60, 60, IPPROTO_UDP }, 4);
+	f.b[14 + 40 + 16 + 1] = 2;	/* the third 24 bytes where 16 remain */
+	fate_is("a chain past the datagram", &f, "drop_ip6_header_chain", NULL);
+	f = ip6(FWD, 60, 64, 6);
+	fate_is("Destination Options in 6 bytes", &f, "drop_ip6_header_chain", NULL);
+	f = ip6(FWD, IP6_NEXT_FRAGMENT, 64, 24);	/* offset 0, more to come: the first */
+	chain(&f, (const uint8_t []){ IP6_NEXT_FRAGMENT, 60, IPPROTO_UDP }, 3);
+	f.b[14 + 49] = 2;	/* Destination Options of 24 bytes in 16 */
+	f.b[14 + 43] = 1;
+	fate_is("a first fragment without the whole chain", &f, "drop_ip6_header_chain", NULL);
+	f = ip6(FWD, 60, 64, 80);
+	chain(&f, (const uint8_t []){ 60, 60, 60, 60, 60, 60, 60, 60, 60, IPPROTO_UDP }, 10);
+	fate_is("9 extension headers", &f, "drop_ip6_header_chain", NULL);
+	f = ip6("ff02::16", IP6_NEXT_HOP_BY_HOP, 1, 32);
+	f.b[14 + 40] = IP6_NEXT_ICMP;
+	f.b[14 + 41] = 7;	/* 64 bytes in 32 */
+	f.b[14 + 48] = 143;
+	fate_is("an MLDv2 report behind a Hop-by-Hop header past the datagram", &f,
+		"drop_ip6_header_chain", NULL);
+
 	/* no error about an error; an echo request earns one */
 	fate_is("an ICMPv6 error with hop limit 1", (f = icmp6(FWD, 1, 1), &f), "drop_icmp_suppressed", "icmp6_time_exceeded");
 	fate_is("an echo request with hop limit 1", (f = icmp6(FWD, 128, 1), &f), "icmp6_time_exceeded", "port_tx-0");
 	/* an ICMPv6 message whose type is past the frame may be an error: none about it */
 	f = ip6(FWD, IP6_NEXT_HOP_BY_HOP, 1, 8);
-	f.b[14 + 40] = IP6_NEXT_ICMP;
+	chain(&f, (const uint8_t []){ IP6_NEXT_HOP_BY_HOP, IP6_NEXT_ICMP }, 2);
 	fate_is("an ICMPv6 message whose type cannot be read", &f, "drop_icmp_suppressed", "icmp6_time_exceeded");
 }
 
