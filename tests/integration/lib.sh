@@ -168,6 +168,35 @@ peer_start() {	# SIDE NAMESPACE: starts it there, waits for its socket; its pid 
 peer_stop() { local p=PID_$1; kill -TERM "${!p}"; wait "${!p}" 2>/dev/null; }	# SIDE
 peer() { local s=$1; shift; "$TERN" -s "$T_DIR/$s.sock" "$@"; }	# SIDE tern's arguments
 
+# FRR's zebra and bgpd, as the frr user, their files (zebra.conf, bgpd.conf, pids, sockets, logs)
+# in one directory of T_DIR each instance, so that several run side by side.
+frr_dir() {	# NAME -> the directory, made and the frr user's
+	chmod 755 "$T_DIR"
+	mkdir -p "$T_DIR/$1"
+	chown frr:frr "$T_DIR/$1"
+	echo "$T_DIR/$1"
+}
+frr_start() {	# NAMESPACE DIR
+	local d
+	for d in zebra bgpd; do
+		ip netns exec "$1" /usr/lib/frr/$d -d -u frr -g frr -f "$2/$d.conf" -i "$2/$d.pid" \
+			-z "$2/zserv.api" --vty_socket "$2" > "$2/$d.log" 2>&1 || { cat "$2/$d.log"; return 1; }
+		for _ in $(seq 50); do [ -s "$2/$d.pid" ] && break; sleep 0.1; done
+		T_PIDS+=("$(cat "$2/$d.pid")")
+		if [ $d = zebra ]; then
+			for _ in $(seq 50); do [ -S "$2/zserv.api" ] && break; sleep 0.1; done
+		fi
+	done
+}
+frr_stop() {	# DIR
+	local d
+	for d in bgpd zebra; do
+		[ -s "$1/$d.pid" ] && kill -TERM "$(cat "$1/$d.pid")"
+		for _ in $(seq 50); do [ -e "/proc/$(cat "$1/$d.pid" 2>/dev/null)" ] || break; sleep 0.1; done
+		rm -f "$1/$d.pid"
+	done
+}
+
 # Moves port N's wire into a new host namespace and gives it an address and a gateway.
 # The wire starts with the port's own MAC: the host gets its own (02:00:00:00:00:NN).
 # The host's interface is then named ${T_ID}hN.

@@ -13,11 +13,7 @@ ip -n "$H2" addr add 198.19.10.1/32 dev lo
 
 bird_upstream_start
 
-# FRR's files in a directory the frr user can reach
-F=$T_DIR/frr
-mkdir -p "$F"
-chmod 755 "$T_DIR"
-chown frr:frr "$F"
+F=$(frr_dir frr)
 cat > "$F/zebra.conf" <<EOC
 hostname r
 EOC
@@ -30,27 +26,7 @@ router bgp 65000
  neighbor 198.18.1.2 timers connect 1
 EOC
 chown frr:frr "$F"/*.conf
-frr_start() {
-	local d
-	for d in zebra bgpd; do
-		ip netns exec "$R" /usr/lib/frr/$d -d -u frr -g frr -f "$F/$d.conf" -i "$F/$d.pid" \
-			-z "$F/zserv.api" --vty_socket "$F" > "$F/$d.log" 2>&1 || { cat "$F/$d.log"; return 1; }
-		for _ in $(seq 50); do [ -s "$F/$d.pid" ] && break; sleep 0.1; done
-		T_PIDS+=("$(cat "$F/$d.pid")")
-		if [ $d = zebra ]; then
-			for _ in $(seq 50); do [ -S "$F/zserv.api" ] && break; sleep 0.1; done
-		fi
-	done
-}
-frr_stop() {
-	local d
-	for d in bgpd zebra; do
-		[ -s "$F/$d.pid" ] && kill -TERM "$(cat "$F/$d.pid")"
-		for _ in $(seq 50); do [ -e "/proc/$(cat "$F/$d.pid" 2>/dev/null)" ] || break; sleep 0.1; done
-		rm -f "$F/$d.pid"
-	done
-}
-tern_on_exit frr_stop
+tern_on_exit "frr_stop $F"
 origin() { ip -n "$R" route show 198.19.10.0/24; }
 forwards() { [ "$(tern_cli --json -c 'show ip fib 198.19.10.1' | json_field 'j["kind"]+" "+j["port"]')" = "forward dp1" ]; }
 gone() { [ -z "$(origin)" ] && [ "$(fib_kind 198.19.10.1)" = no-route ]; }
@@ -59,7 +35,7 @@ learnt() { origin | grep -q "proto bgp"; }
 for mode in 1 0; do
 	say "nexthop_compat_mode = $mode"
 	ip netns exec "$R" sysctl -qw net.ipv4.nexthop_compat_mode=$mode
-	frr_start || { fail "FRR did not start"; break; }
+	frr_start "$R" "$F" || { fail "FRR did not start"; break; }
 	WAIT_S=30 wait_for "mode $mode: BGP comes up and zebra installs the routes" learnt
 	check "mode $mode: zebra installed them through a nexthop object: $(origin)" grep -q "nhid" <<<"$(origin)"
 	wait_for "mode $mode: the FIB forwards 198.19.10.1 out of dp1" forwards
@@ -70,7 +46,7 @@ for mode in 1 0; do
 	wait_for "mode $mode: a withdrawn route leaves the FIB" gone
 	birdc -s "$T_DIR/bird-h2.ctl" enable announced >/dev/null
 	wait_for "mode $mode: announced again, it comes back" forwards
-	frr_stop
+	frr_stop "$F"
 	wait_for "mode $mode: FRR stopped, its routes are gone" gone
 	check "mode $mode: the FIB equals the kernel's tables" consistent
 done
