@@ -103,11 +103,7 @@ declare -A IPV6=([tern6]=1 [l3fwd6]=1)
 # ternd's IPv6 counterpart of memif_forwarding_commands (after it, in configuration mode), and
 # the unused /64s
 ipv6_forwarding_commands() {
-	printf '%s\n' "interface m0" "ipv6 address 2001:2::1/64" \
-		"interface m1" "ipv6 address 2001:2:0:ff::1/64" "exit" \
-		"ipv6 neighbor 2001:2::2 02:00:00:00:b0:00 m0" \
-		"ipv6 neighbor 2001:2:0:ff::2 02:00:00:00:b0:01 m1" \
-		"ipv6 route 2001:2:0:1::/64 2001:2:0:ff::2"
+	memif_ipv6_commands
 	sed 's/$/ 2001:2::2/; s/^/ipv6 route /' "$ROUTES6"
 }
 

@@ -4,6 +4,7 @@
  * two DPDK ports, with the generator as the trial engine; reports in a
  * directory (report.md, results.json, results.csv, three SVG charts).
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -45,7 +46,10 @@ static void usage(FILE *f)
 		"  --dst-mac MAC       the DUT's MAC on the sending side\n"
 		"  --bidirectional     frames also go from the second port to the first, to --dst-mac2\n"
 		"  --dst-mac2 MAC      the DUT's MAC on the second port\n"
-		"  --src-ip2, --dst-ip2  the other direction's addresses (198.18.1.2, 198.19.128.1)\n"
+		"  --src-ip2, --dst-ip2  the other direction's addresses (198.18.1.2, 198.19.128.1;\n"
+		"                      with --ipv6 2001:2:0:ff::2, 2001:2:0:2::1)\n"
+		"  --ipv6              IPv6/UDP frames (RFC 5180): sizes from %d bytes, the smallest that\n"
+		"                      carries the generator's stamp (it stands for 64 in the sizes' default)\n"
 		"  --eal ARGS          extra EAL arguments (default: -l 0 --no-pci --file-prefix tern-bench)\n"
 		"  --quick             the short profile for CI and smoke tests (RFC durations otherwise)\n"
 		"  --sizes LIST        frame sizes (64,128,256,512,1024,1280,1518)\n"
@@ -58,13 +62,15 @@ static void usage(FILE *f)
 		"  --b2b-repeats N     back-to-back runs averaged (50; quick 3)\n"
 		"  --recovery S        overload time, then as long at half the throughput (60; quick 1)\n"
 		"  --line-rate GBPS    port speed for %% of line rate (the sending port's reported speed)\n"
-		"  --src-ip A.B.C.D    (198.18.0.2); --dst-ip A.B.C.D first destination (198.19.0.1)\n"
+		"  --src-ip ADDRESS    (198.18.0.2); --dst-ip ADDRESS first destination (198.19.0.1);\n"
+		"                      with --ipv6 2001:2::2 and 2001:2:0:1::1 (flows: + i in the last 32 bits)\n"
 		"  --flows N           destinations, for RSS and ECMP (1024)\n"
 		"  --vlan ID           802.1Q-tag the frames with VLAN ID, 1..4094 (sizes are of untagged frames)\n"
 		"  --learn S           learning frames before each frame size (1; quick 0.2)\n"
 		"  --queues N          rx queues polled on the receiving port (1)\n"
 		"  --out DIR           where the report goes (rfc2544-YYYYmmdd-HHMMSS)\n"
-		"  --tern-socket PATH  the DUT is tern: its version, configuration and counters go in the report\n");
+		"  --tern-socket PATH  the DUT is tern: its version, configuration and counters go in the report\n",
+		GEN_IPV6_MIN_FRAME);
 }
 
 static int parse_list(const char *s, double *out, unsigned int max)
@@ -234,7 +240,7 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 		{ "tern-socket", required_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' },
 		{ "bidirectional", no_argument, NULL, 'B' }, { "dst-mac2", required_argument, NULL, 'M' },
 		{ "src-ip2", required_argument, NULL, 'x' }, { "dst-ip2", required_argument, NULL, 'y' },
-		{ "vlan", required_argument, NULL, 'V' }, { 0 },
+		{ "vlan", required_argument, NULL, 'V' }, { "ipv6", no_argument, NULL, '6' }, { 0 },
 	};
 	double v[RFC_MAX_SIZES], goals[RFC_MAX_GOALS];
 	bool quick = false, have_mac = false, have_mac2 = false;
@@ -243,10 +249,12 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 	double trial = 0, lat = 0, res = 0, rec = 0, line = -1;
 	unsigned int max_trials = 0, b2b = 0;
 
-	/* the profile first: explicit options then override it */
+	/* the profile and the family first: explicit options then override them */
 	for (i = 1; i < argc; i++)
 		quick |= strcmp(argv[i], "--quick") == 0;
 	rfc_config_defaults(c, quick);
+	for (i = 1; i < argc; i++)
+		c->ipv6 |= strcmp(argv[i], "--ipv6") == 0;
 	optind = 1;
 	while ((c0 = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c0) {
@@ -264,7 +272,7 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 			break;
 		case 'B': c->bidirectional = true; break;
 		case 'e': snprintf(eal, eal_len, "%s", optarg); break;
-		case 'q': break;
+		case 'q': case '6': break;
 		case 'z': sizes = optarg; break;
 		case 'T': tests = optarg; break;
 		case 'g':
@@ -301,11 +309,16 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 			else *nb_rxq = x;
 			break;
 		}
-		case 's': case 'd': case 'x': case 'y':
-			if (arg_ipv4(optarg, c0 == 's' ? &rn->gen[0].src_ip : c0 == 'd' ? &rn->gen[0].dst_ip :
-					   c0 == 'x' ? &rn->gen[1].src_ip : &rn->gen[1].dst_ip) < 0)
-				return fprintf(stderr, "tern-bench rfc2544: '%s' is not an IPv4 address\n", optarg), -EINVAL;
+		case 's': case 'd': case 'x': case 'y': {
+			struct gen_params *g = &rn->gen[c0 == 'x' || c0 == 'y'];
+			bool src = c0 == 's' || c0 == 'x';
+
+			if (c->ipv6 ? arg_ipv6(optarg, src ? g->src_ip6 : g->dst_ip6) < 0 :
+				      arg_ipv4(optarg, src ? &g->src_ip : &g->dst_ip) < 0)
+				return fprintf(stderr, "tern-bench rfc2544: '%s' is not an %s address%s\n", optarg,
+					       c->ipv6 ? "IPv6" : "IPv4", c->ipv6 ? " (--ipv6 is given)" : ""), -EINVAL;
 			break;
+		}
 		case 'o': *out = optarg; break;
 		case 'S': *sock = optarg; break;
 		case 'h': usage(stdout); exit(0);
@@ -326,9 +339,15 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 		for (i = 0; i < n; i++) {
 			if (v[i] < 64 || v[i] > 1518 || v[i] != (uint16_t)v[i])
 				return fprintf(stderr, "tern-bench rfc2544: frame size %g: expected 64 to 1518 bytes\n", v[i]), -EINVAL;
+			if (c->ipv6 && v[i] < GEN_IPV6_MIN_FRAME)
+				return fprintf(stderr, "tern-bench rfc2544: frame size %g: an IPv6 frame carrying the generator's stamp takes %d bytes or more\n",
+					       v[i], GEN_IPV6_MIN_FRAME), -EINVAL;
 			c->sizes[i] = v[i];
 		}
 		c->nb_sizes = n;
+	} else if (c->ipv6) {	/* RFC 5180 5.1.1: the smallest size that carries the test's payload */
+		for (i = 0; i < (int)c->nb_sizes; i++)
+			c->sizes[i] = RTE_MAX(c->sizes[i], (uint16_t)GEN_IPV6_MIN_FRAME);
 	}
 	if (tests && parse_tests(tests, c) < 0)
 		return fprintf(stderr, "tern-bench rfc2544: --tests '%s': expected names from throughput,latency,loss,b2b,recovery\n", tests), -EINVAL;
@@ -357,7 +376,7 @@ int rfc2544_cmd(int argc, char **argv)
 	const char *ports[MAX_PORTS], *out = NULL, *sock = NULL;
 	static const char *const before[] = { "show version", "show running-config", NULL };
 	static const char *const after[] = { "show interfaces", "show errors", "show workers", NULL };
-	char eal[1024] = "", dir[64], err[256];
+	char eal[1024] = "", dir[64], err[256], src[INET6_ADDRSTRLEN];
 	unsigned int nb_ports = 0;
 	uint16_t nb_rxq = 1;
 	struct rte_eth_link link;
@@ -369,6 +388,10 @@ int rfc2544_cmd(int argc, char **argv)
 	rn.gen[0].dst_ip = 0xc6130001;		/* 198.19.0.1 */
 	rn.gen[1].src_ip = 0xc6120102;		/* 198.18.1.2 */
 	rn.gen[1].dst_ip = 0xc6138001;		/* 198.19.128.1 */
+	arg_ipv6("2001:2::2", rn.gen[0].src_ip6);
+	arg_ipv6("2001:2:0:1::1", rn.gen[0].dst_ip6);
+	arg_ipv6("2001:2:0:ff::2", rn.gen[1].src_ip6);
+	arg_ipv6("2001:2:0:2::1", rn.gen[1].dst_ip6);
 	if (parse(argc, argv, &c, &rn, ports, &nb_ports, eal, sizeof(eal), &out, &sock, &nb_rxq) < 0)
 		return 2;
 	rn.nb_dirs = c.bidirectional ? 2 : 1;
@@ -380,6 +403,7 @@ int rfc2544_cmd(int argc, char **argv)
 	rn.gen[1].nb_rxq = nb_rxq;
 	rn.gen[1].flows = rn.gen[0].flows;
 	rn.gen[1].vlan = rn.gen[0].vlan;
+	rn.gen[0].ipv6 = rn.gen[1].ipv6 = c.ipv6;
 	if (rn.learn_s < 0)
 		rn.learn_s = c.quick ? 0.2 : 1;
 	rn.settle_s = c.quick ? 0.1 : 2;	/* RFC 2544 §23: wait 2 s for late frames */
@@ -398,9 +422,13 @@ int rfc2544_cmd(int argc, char **argv)
 				      ? link.link_speed / 1000.0
 				      : 0;
 	}
-	snprintf(r.generator, sizeof(r.generator), "tern-bench %s, %s; ports %s and %s; %u flows "
-		 "from " IP4_FMT "; line rate %s%g Gbit/s", TERN_VERSION, rte_version(), ports[0], ports[1],
-		 rn.gen[0].flows, IP4_ARGS(rn.gen[0].src_ip),
+	if (c.ipv6)
+		inet_ntop(AF_INET6, rn.gen[0].src_ip6, src, sizeof(src));
+	else
+		snprintf(src, sizeof(src), IP4_FMT, IP4_ARGS(rn.gen[0].src_ip));
+	snprintf(r.generator, sizeof(r.generator), "tern-bench %s, %s; ports %s and %s; %u %s flows "
+		 "from %s; line rate %s%g Gbit/s", TERN_VERSION, rte_version(), ports[0], ports[1],
+		 rn.gen[0].flows, c.ipv6 ? "IPv6/UDP" : "IPv4/UDP", src,
 		 c.line_gbps > 0 ? "(the port's reported speed unless --line-rate) " : "unknown ",
 		 c.line_gbps);
 	if (sock)

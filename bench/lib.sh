@@ -62,12 +62,24 @@ memif_forwarding_commands() {	# [VLAN]: the same on sub-interfaces m0.VLAN and m
 		"ip route 198.19.0.0/16 198.18.1.2"
 }
 
+# The same for IPv6 (RFC 5180's 2001:2::/48), in configuration mode after the above:
+# 2001:2:0:1::/64 out of m1 to the generator's second port, 2001:2:0:2::/64 out of m0 (the
+# other direction's), with static neighbours for the generator's MACs.
+memif_ipv6_commands() {
+	printf '%s\n' "interface m0" "ipv6 address 2001:2::1/64" \
+		"interface m1" "ipv6 address 2001:2:0:ff::1/64" "exit" \
+		"ipv6 neighbor 2001:2::2 02:00:00:00:b0:00 m0" \
+		"ipv6 neighbor 2001:2:0:ff::2 02:00:00:00:b0:01 m1" \
+		"ipv6 route 2001:2:0:1::/64 2001:2:0:ff::2" "ipv6 route 2001:2:0:2::/64 2001:2::2"
+}
+
 # Gives the running ternd that configuration, then each COMMAND (configuration mode); WHO
 # names the caller in the one line printed when ternd refuses any of it.
 memif_forwarding_setup() {	# WHO [COMMAND...]
 	local who=$1
 	shift
-	{ memif_forwarding_commands; [ $# -eq 0 ] || printf '%s\n' "$@"; } | tern -f - >/dev/null ||
+	{ memif_forwarding_commands; [ "${IPV6:-0}" = 1 ] && memif_ipv6_commands
+	  [ $# -eq 0 ] || printf '%s\n' "$@"; } | tern -f - >/dev/null ||
 		{ echo "$who: configuring ternd failed"; return 1; }
 }
 

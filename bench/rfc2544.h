@@ -73,6 +73,7 @@ struct rfc_config {
 	bool tests[RFC_TEST_RECOVERY + 1];
 	bool quick;
 	bool bidirectional;		/* rates are then the sum of both directions */
+	bool ipv6;			/* IPv6/UDP frames (RFC 5180) */
 };
 
 struct rfc_size_result {

@@ -7,7 +7,8 @@
 #
 # The DUT routes 198.19.0.0/16 out of m1 and 198.19.128.0/17 out of m0 (the other direction,
 # BIDIR=1), with static ARP for the generator's MACs: the setup docs/rfc2544.md describes for
-# an external generator. Everything it makes
+# an external generator. IPV6=1 sends IPv6/UDP frames (--ipv6): the DUT routes 2001:2:0:1::/64
+# out of m1 and 2001:2:0:2::/64 out of m0 (l3fwd too). Everything it makes
 # (namespace, hugepages, processes) is undone when it ends; OUTDIR keeps the report.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,7 +40,7 @@ tern)
 l3fwd)
 	l3fwd_build || exit 1
 	printf 'R198.18.0.0/24 0\nR198.18.1.0/24 1\nR198.19.0.0/16 1\nR198.19.128.0/17 0\n' > "$DIR/l3fwd-v4.cfg"
-	echo "R2001:200::/48 0" > "$DIR/l3fwd-v6.cfg"
+	printf 'R2001:2:0:1::/64 1\nR2001:2:0:2::/64 0\n' > "$DIR/l3fwd-v6.cfg"
 	l3fwd_start
 	;;
 *)
@@ -47,6 +48,7 @@ l3fwd)
 esac
 
 [ "${BIDIR:-0}" = 1 ] && extra+=(--bidirectional --dst-mac2 02:00:00:00:a0:01)
+[ "${IPV6:-0}" = 1 ] && extra+=(--ipv6)
 echo "RFC 2544 of $DUT over memif; report in $OUTDIR"
 "$BUILD/tern-bench" rfc2544 --eal "-l 0 $BENCH_MEM --file-prefix tern-$BENCH_NAME-gen --log-level=*:error" \
 	--port "$(memif 0 client 02:00:00:00:b0:00)" --port "$(memif 1 client 02:00:00:00:b0:01)" \

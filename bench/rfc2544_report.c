@@ -56,9 +56,10 @@ int rfc_write_json(const struct rfc_report *r, FILE *f)
 		r->wall_s);
 	fprintf(f, "  \"profile\": {\"quick\": %s, \"trial_s\": %g, \"latency_s\": %g, "
 		   "\"resolution\": %g, \"max_trials\": %u, \"b2b_repeats\": %u, \"recovery_s\": %g, "
-		   "\"line_gbps\": %g, \"bidirectional\": %s, \"loss_goals_pct\": [",
+		   "\"line_gbps\": %g, \"bidirectional\": %s, \"ipv6\": %s, \"loss_goals_pct\": [",
 		c->quick ? "true" : "false", c->trial_s, c->latency_s, c->resolution, c->max_trials,
-		c->b2b_repeats, c->recovery_s, c->line_gbps, c->bidirectional ? "true" : "false");
+		c->b2b_repeats, c->recovery_s, c->line_gbps, c->bidirectional ? "true" : "false",
+		c->ipv6 ? "true" : "false");
 	for (g = 0; g < c->nb_goals; g++)
 		fprintf(f, "%s%g", g ? ", " : "", c->loss_goals_pct[g]);
 	fputs("]},\n  \"generator\": ", f);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # A short RFC 2544 run (the --quick profile cut down to one frame size) of ternd over memif:
-# it completes, ternd forwarded the trials, and every report file is there and parses.
+# it completes, ternd forwarded the trials, and every report file is there and parses. Then
+# bidirectional, and IPv6 (RFC 5180: its smallest frame the one that carries the stamp).
 . "$(dirname "$0")/lib.sh"
 tern_test_begin rfc2544
 OUT=$T_DIR/report
@@ -65,6 +66,26 @@ rx = {i["name"]: i["rx_packets"] for i in ifs}
 tx = {i["name"]: i["tx_packets"] for i in ifs}
 assert rx["m0"] > 10000 and rx["m1"] > 10000 and tx["m0"] > 10000 and tx["m1"] > 10000, (rx, tx)
 PY
+# IPv6: the default sizes start at the smallest IPv6 frame that carries the stamp; ternd's
+# workers forwarded the trials (the exception path would have policed them to 10 000 a second)
+IPV6=1 TERN_BUILD=$TERN_BUILD "$TERN_ROOT/bench/rfc2544.sh" "$TERN_BUILD" "$T_DIR/ipv6" --quick \
+	--tests throughput --trial 0.3 --max-trials 4 > "$T_DIR/ipv6.log" 2>&1
+check "an IPv6 run completes" [ $? -eq 0 ]
+check "in it, ternd forwarded IPv6 at every default size, the first 82 bytes" /usr/bin/python3 - "$T_DIR/ipv6/results.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["profile"]["ipv6"] is True and "IPv6/UDP flows from 2001:2::2" in d["generator"], d["generator"]
+assert [s["frame_size"] for s in d["sizes"]] == [82, 128, 256, 512, 1024, 1280, 1518], d["sizes"]
+for s in d["sizes"]:
+    assert s["throughput"][0]["pps"] > 20000, s
+errors = next(json.loads(l) for l in d["dut"].split("\n") if '"punt_non_ip"' in l)
+assert errors["punt_non_ip"] == 0 and errors["punt_local"] < 100, errors
+PY
+out=$("$TERN_BUILD/tern-bench" rfc2544 --port net_null0 --port net_null1 --dst-mac 02:00:00:00:a0:00 \
+	--ipv6 --sizes 64 2>&1)
+check "an IPv6 frame size too small for the stamp is refused in a sentence: $out" \
+	grep -q "frame size 64: an IPv6 frame carrying the generator's stamp takes 82 bytes or more" <<<"$out"
+
 check "the run left no namespace behind" bash -c "! ip netns list | grep -q tern-rfc2544-tern-r"
 check "the run left no DPDK runtime directory behind" bash -c "! ls -d /var/run/dpdk/tern-rfc2544-tern-* 2>/dev/null"
 tern_test_end
