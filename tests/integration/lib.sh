@@ -188,11 +188,13 @@ frr_start() {	# NAMESPACE DIR
 		fi
 	done
 }
-frr_stop() {	# DIR
-	local d
+frr_stop() {	# DIR (a daemon already stopped is left alone)
+	local d p
 	for d in bgpd zebra; do
-		[ -s "$1/$d.pid" ] && kill -TERM "$(cat "$1/$d.pid")"
-		for _ in $(seq 50); do [ -e "/proc/$(cat "$1/$d.pid" 2>/dev/null)" ] || break; sleep 0.1; done
+		[ -s "$1/$d.pid" ] || continue
+		p=$(cat "$1/$d.pid")
+		kill -TERM "$p"
+		for _ in $(seq 50); do [ -e "/proc/$p" ] || break; sleep 0.1; done
 		rm -f "$1/$d.pid"
 	done
 }
