@@ -54,25 +54,27 @@ static inline bool ip6_is_ext(uint8_t next)
 	return next < 64 && (((1ull << 0) | (1ull << 43) | (1ull << 44) | (1ull << 60)) >> next & 1);
 }
 
+#define IP6_WALK_BROKEN -1		/* a header past the bytes given, or too many headers */
+#define IP6_WALK_LATER_FRAGMENT -2	/* a fragment's later piece: no header after its own */
+
 /*
- * Whether the extension headers of the datagram at ip (end bytes long, seg of them in the
- * first segment) are whole (RFC 8200 §4, RFC 7112): each within the datagram and the first
- * segment (a chain of over 2 KB is no datagram's), a first fragment holding them all, and no
- * more than IP6_EXT_HEADERS_MAX of them (RFC 8200 §4.1: each once, Destination Options
- * twice). A later fragment has nothing past its Fragment header to check.
+ * Walks the extension headers of the datagram at ip, limit bytes of it readable, past at
+ * most IP6_EXT_HEADERS_MAX of them (RFC 8200 §4.1: each once, Destination Options twice):
+ * the upper-layer protocol, its offset in *off (which may be at or past limit), or one of
+ * IP6_WALK_BROKEN and IP6_WALK_LATER_FRAGMENT.
  */
-static inline bool ip6_chain_whole(const uint8_t *ip, uint32_t seg, uint32_t end)
+static inline int ip6_walk(const uint8_t *ip, uint32_t limit, uint32_t *off)
 {
-	uint32_t limit = seg < end ? seg : end, at = IP6_HDR_LEN;
+	uint32_t at = IP6_HDR_LEN;
 	uint8_t next = ip[6];
 	int n;
 
 	for (n = 0; ip6_is_ext(next); n++) {
 		if (n == IP6_EXT_HEADERS_MAX || at + 8 > limit)
-			return false;
-		if (next == IP6_NEXT_FRAGMENT) {
+			return IP6_WALK_BROKEN;
+		if (next == IP6_NEXT_FRAGMENT) {	/* 8 bytes; only the first piece holds what follows */
 			if ((ip[at + 2] << 8 | (ip[at + 3] & 0xf8)) != 0)
-				return true;
+				return IP6_WALK_LATER_FRAGMENT;
 			next = ip[at];
 			at += 8;
 		} else {
@@ -80,16 +82,32 @@ static inline bool ip6_chain_whole(const uint8_t *ip, uint32_t seg, uint32_t end
 			at += (ip[at + 1] + 1) * 8;
 		}
 	}
-	return at <= limit;
+	*off = at;
+	return next;
+}
+
+/*
+ * Whether the extension headers of the datagram at ip (end bytes long, seg of them in the
+ * first segment) are whole (RFC 8200 §4, RFC 7112): each within the datagram and the first
+ * segment (a chain of over 2 KB is no datagram's), a first fragment holding them all, and no
+ * more than IP6_EXT_HEADERS_MAX of them. A later fragment has nothing past its Fragment
+ * header to check.
+ */
+static inline bool ip6_chain_whole(const uint8_t *ip, uint32_t seg, uint32_t end)
+{
+	uint32_t limit = seg < end ? seg : end, off;
+	int upper = ip6_walk(ip, limit, &off);
+
+	return upper == IP6_WALK_LATER_FRAGMENT || (upper >= 0 && off <= limit);
 }
 
 /*
  * RFC 8200 §3 and RFC 4291 §2.5, 2.7 for a header with seg bytes of it in the first segment
  * and len bytes in the frame after the link header: version 6, a payload length within the
  * frame (0, a jumbogram, never travels on Ethernet), its extension headers whole
- * (ip6_chain_whole); no multicast or loopback source, and an
- * unspecified one only to a multicast group (Duplicate Address Detection); no unspecified or
- * loopback destination, nor a multicast one of interface-local or reserved scope.
+ * (ip6_chain_whole); no multicast or loopback source, and an unspecified one only to a
+ * multicast group (Duplicate Address Detection); no unspecified or loopback destination, nor
+ * a multicast one of interface-local or reserved scope.
  */
 static inline enum ip6_verdict ip6_check(const struct rte_ipv6_hdr *ip, uint32_t seg, uint32_t len)
 {
@@ -119,33 +137,14 @@ static inline enum ip6_verdict ip6_check(const struct rte_ipv6_hdr *ip, uint32_t
 
 /*
  * The upper-layer protocol of the datagram at ip (seg bytes of it readable) and its offset,
- * past at most 8 extension headers (Hop-by-Hop, Routing, Fragment, Destination Options); a
- * fragment's later pieces have none: -1 when it cannot be told from the first segment.
+ * past its extension headers (ip6_walk); a fragment's later pieces have none: -1 when it
+ * cannot be told from the first segment.
  */
 static inline int ip6_upper(const uint8_t *ip, uint32_t seg, uint32_t *off)
 {
-	uint32_t at = IP6_HDR_LEN;
-	uint8_t next = ip[6];
-	int hops;
+	int upper = ip6_walk(ip, seg, off);
 
-	for (hops = 0; hops < IP6_EXT_HEADERS_MAX; hops++) {
-		if (!ip6_is_ext(next)) {
-			*off = at;
-			return next;
-		}
-		if (at + 8 > seg)
-			return -1;
-		if (next == IP6_NEXT_FRAGMENT) {	/* Fragment: 8 bytes; only the first piece holds what follows */
-			if ((ip[at + 2] << 8 | (ip[at + 3] & 0xf8)) != 0)
-				return -1;
-			next = ip[at];
-			at += 8;
-			continue;
-		}
-		next = ip[at];
-		at += (ip[at + 1] + 1) * 8;
-	}
-	return -1;
+	return upper < 0 ? -1 : upper;
 }
 
 /* ICMPv6 types the kernel must get: Neighbour Discovery (RFC 4861) and MLD (RFC 2710, 3810). */

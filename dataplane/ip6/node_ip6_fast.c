@@ -6,10 +6,10 @@
  * whose addresses are neither multicast, link-local, unspecified nor loopback, nor anything
  * else in ::/8 or ff00::/8, with a hop limit over 1, whose route forwards it out of an up
  * port within its MTU, is looked up (a vector's lookups together, dp_fib6_lookup_bulk), its
- * hop limit decremented and its MACs written here, and handed straight to port_tx. Everything else goes, untouched, to eth_input,
- * whose nodes (ip6_input .. ip_rewrite) decide and count it; the outcome for a packet is
- * the same either way. While a trace is armed, or IPv6 forwarding is off, the whole
- * vector takes the long path.
+ * hop limit decremented and its MACs written here, and handed straight to port_tx.
+ * Everything else goes, untouched, to eth_input, whose nodes (ip6_input .. ip_rewrite)
+ * decide and count it; the outcome for a packet is the same either way. While a trace is
+ * armed, or IPv6 forwarding is off, the whole vector takes the long path.
  */
 #include <rte_ether.h>
 

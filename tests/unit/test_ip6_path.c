@@ -279,6 +279,8 @@ static void test_every_kind_of_frame_has_one_fate(void **state)
 	f = ip6(FWD, 60, 64, 64);
 	chain(&f, (const uint8_t []){ 60, 60, 60, 60, 60, 60, 60, 60, IPPROTO_UDP }, 9);
 	fate_is("8 extension headers", &f, "port_tx-1", NULL);
+	ip6_of(&f)->hop_limits = 1;	/* its upper layer read past all 8: an error is allowed */
+	fate_is("8 extension headers, hop limit 1", &f, "icmp6_time_exceeded", "port_tx-0");
 
 	/* multicast: the kernel's, under the reason of what it is */
 	fate_is("Neighbour Solicitation", (f = icmp6("ff02::1:ff00:1", 135, 255), &f), "punt_nd", NULL);
