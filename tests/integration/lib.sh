@@ -273,6 +273,8 @@ two_hosts_ipv6() {	# [extra config lines]
 }
 # The kernel's count of IPv6 datagrams it forwarded in the router's namespace.
 fwd6() { ip netns exec "$R" awk '$1 == "Ip6OutForwDatagrams" { print $2 }' /proc/net/snmp6; }
+# The same for IPv4 (ForwDatagrams, the 7th field of /proc/net/snmp's Ip: line).
+fwd4() { ip netns exec "$R" awk '$1 == "Ip:" && $2 ~ /^[0-9]/ { print $7 }' /proc/net/snmp; }
 
 # two_hosts with ternd on hugepages, where DPDK's secondary processes (dpdk-dumpcap,
 # dpdk-proc-info) reach its memory: 512 more 2 MiB pages for the test, given back at its end.
@@ -327,6 +329,10 @@ ipv6_state() {
 if_counter() { tern_cli --json -c "show interfaces $1" | json_field "j['interfaces'][0]['$2']"; }
 err_counter() { tern_cli --json -c "show errors" | json_field "j['$1']"; }
 fib_kind() { tern_cli --json -c "show ip fib $1" | json_field 'j["kind"]'; }
+fib6_kind() { tern_cli --json -c "show ipv6 fib $1" | json_field 'j["kind"]'; }
+# ADDRESS KIND: what wait_for polls (an argument like "$(fib_kind A)" is read once, before it)
+fib_is() { [ "$(fib_kind "$1")" = "$2" ]; }
+fib6_is() { [ "$(fib6_kind "$1")" = "$2" ]; }
 consistent() { [ "$(tern_cli --json -c "show ip fib consistency" | json_field 'j["differences"]')" = 0 ]; }
 # A sample of the metrics endpoint ([metrics] listen = 9101) in the router's namespace, read
 # over HTTP: unlike an API request, a scrape applies nothing a netlink batch wait holds back.

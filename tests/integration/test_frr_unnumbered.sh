@@ -69,11 +69,10 @@ forwards() {
 		"forward dp1 $(host_mac "$H2" "$W1")" ]
 }
 gone() { [ -z "$(ip -n "$R" route show 198.19.20.1)" ] && [ "$(fib_kind 198.19.20.1)" = no-route ]; }
-fwd4() { ip netns exec "$R" awk '$1 == "Ip:" && $2 ~ /^[0-9]/ { print $7 }' /proc/net/snmp; }
 
 # h1 resolved first: a packet to an unresolved neighbour is the kernel's to forward
 ip netns exec "$H1" ping -c 1 -W 2 198.18.0.1 >/dev/null
-wait_for "h1 is a forward entry in the FIB" [ "$(fib_kind 198.18.0.2)" = forward ]
+wait_for "h1 is a forward entry in the FIB" fib_is 198.18.0.2 forward
 
 for mode in 1 0; do
 	say "nexthop_compat_mode = $mode"

@@ -10,11 +10,10 @@ two_hosts_ipv6
 ip netns exec "$H1" ping -c 2 -i 0.2 -W 2 198.18.1.2 >/dev/null	# resolve both sides first
 ip netns exec "$H1" ping -6 -c 2 -i 0.2 -W 2 2001:2:0:2::2 >/dev/null
 # an unresolved neighbour would send the TTL-1 cases to the kernel instead of icmp_time_exceeded
-wait_for "h2 is a forward entry in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
-wait_for "h1 is a forward entry in the FIB" [ "$(fib_kind 198.18.0.2)" = forward ]
-fib6_kind() { tern_cli --json -c "show ipv6 fib $1" | json_field 'j["kind"]'; }
-wait_for "h2 is a forward entry in the IPv6 FIB" [ "$(fib6_kind 2001:2:0:2::2)" = forward ]
-wait_for "h1 is a forward entry in the IPv6 FIB" [ "$(fib6_kind 2001:2:0:1::2)" = forward ]
+wait_for "h2 is a forward entry in the FIB" fib_is 198.18.1.2 forward
+wait_for "h1 is a forward entry in the FIB" fib_is 198.18.0.2 forward
+wait_for "h2 is a forward entry in the IPv6 FIB" fib6_is 2001:2:0:2::2 forward
+wait_for "h1 is a forward entry in the IPv6 FIB" fib6_is 2001:2:0:1::2 forward
 ip netns exec "$H2" tcpdump -i "$W1" -w "$T_DIR/h2.pcap" -U -n "udp or (ip[9] = 17) or ip6" >/dev/null 2>&1 &
 T_PIDS+=($!)
 sleep 1
