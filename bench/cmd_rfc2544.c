@@ -243,18 +243,19 @@ static int parse(int argc, char **argv, struct rfc_config *c, struct runner *rn,
 		{ "vlan", required_argument, NULL, 'V' }, { "ipv6", no_argument, NULL, '6' }, { 0 },
 	};
 	double v[RFC_MAX_SIZES], goals[RFC_MAX_GOALS];
-	bool quick = false, have_mac = false, have_mac2 = false;
+	bool quick = false, ipv6 = false, have_mac = false, have_mac2 = false;
 	int c0, n, i, nb_goals = 0;
 	const char *sizes = NULL, *tests = NULL;
 	double trial = 0, lat = 0, res = 0, rec = 0, line = -1;
 	unsigned int max_trials = 0, b2b = 0;
 
 	/* the profile and the family first: explicit options then override them */
-	for (i = 1; i < argc; i++)
+	for (i = 1; i < argc; i++) {
 		quick |= strcmp(argv[i], "--quick") == 0;
+		ipv6 |= strcmp(argv[i], "--ipv6") == 0;
+	}
 	rfc_config_defaults(c, quick);
-	for (i = 1; i < argc; i++)
-		c->ipv6 |= strcmp(argv[i], "--ipv6") == 0;
+	c->ipv6 = ipv6;
 	optind = 1;
 	while ((c0 = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c0) {
