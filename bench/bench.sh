@@ -12,7 +12,8 @@
 # a different contender; ROUNDS rounds. Medians, best runs and the median of the rounds'
 # ratios are printed (bench/bench_report.py) and written to $OUT/results.json
 # (results-1m.json with TABLE=1m: both routers then also hold a 1M-route BGP-shaped table from
-# tern-bench routes; ternd learns it from its kernel, l3fwd from its rule file with its LPM
+# tern-bench routes, and tern6 and l3fwd6 220 000 BGP-shaped IPv6 prefixes from tern-bench
+# routes --ipv6; ternd learns them from its kernel, l3fwd from its rule files with its LPM
 # limits raised).
 #
 # TERN_B=/path/to/ternd adds a contender "tern-b", in a namespace of its own: an A/B of two
@@ -20,9 +21,9 @@
 # configuration sections of its own (as TERND_CONF_EXTRA in lib.sh), to try a setting, and
 # TERN_B_RX_BURST its worker's rx_burst (as TERND_RX_BURST), TERN_B_PORT_EXTRA more keys for
 # both its ports (TERN_B_PORT_EXTRA='mtu = 9000\n': packet buffers for jumbo frames).
-# With the 1k table, tern6 and l3fwd6 forward IPv6/UDP frames (82 bytes: the generator's
-# smallest with its stamp; --ipv6 of tern-bench compare) over the same kind of table, 1000 /64s
-# that carry no traffic and the routes in use, in RFC 5180's 2001:2::/48.
+# tern6 and l3fwd6 forward IPv6/UDP frames (82 bytes: the generator's smallest with its stamp;
+# --ipv6 of tern-bench compare) over the same kind of table, 1000 /64s (or the 220 000
+# prefixes) that carry no traffic and the routes in use, in RFC 5180's 2001:2::/48.
 # CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, tern-vlan, tern6, l3fwd,
 # l3fwd6, testpmd).
 # All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does
@@ -42,8 +43,8 @@ OUT=${OUT:-$BUILD/bench}
 TABLE=${TABLE:-1k}
 # tern-vlan (tagged frames between sub-interfaces) with the 1k table only: the tag's cost is
 # per frame, and a second 1M-route load would double the 1M run's setup
-[ "$TABLE" = 1m ] || { VLAN_CONTENDER=tern-vlan; TERN6=tern6; L3FWD6=l3fwd6; }
-CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} ${TERN6:-} l3fwd ${L3FWD6:-} testpmd}
+[ "$TABLE" = 1m ] || VLAN_CONTENDER=tern-vlan
+CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} tern6 l3fwd l3fwd6 testpmd}
 # The generator: make bench passes the statically linked tern-bench (no PLT calls, no
 # __tls_get_addr for every mempool access), the same for every contender.
 # shellcheck disable=SC2206
@@ -54,19 +55,21 @@ GEN_BIN=${GEN_BIN:-$BUILD/tern-bench}
 bench_begin bench
 TOP=$DIR
 mkdir -p "$OUT" "$TOP/l3fwd" "$TOP/l3fwd6" "$TOP/testpmd"
-# all contenders at once (1 GiB, 512 pages, each; ternd more with a 1M-route FIB) and the
-# generator
-hugepages_reserve $((512 * ${#DUTS[@]} + 1024))
+# all contenders at once (1 GiB, 512 pages, each; tern6 and l3fwd6 2 GiB with the 220 000
+# IPv6 prefixes) and the generator
+BIG6=0
+[ "$TABLE" = 1m ] && { has tern6 && BIG6=$((BIG6 + 512)); has l3fwd6 && BIG6=$((BIG6 + 512)); }
+hugepages_reserve $((512 * ${#DUTS[@]} + BIG6 + 1024))
 
 # The same table for both: 1000 /27s (or 1M BGP-shaped routes) that carry no traffic, plus the
 # routes in use.
 ROUTES=$TOP/routes.txt
 if [ "$TABLE" = 1m ]; then
-	! has l3fwd || l3fwd_build big || exit 1
+	{ ! has l3fwd && ! has l3fwd6; } || l3fwd_build big || exit 1
 	"$BUILD/tern-bench" routes --count 1000000 | sort -u > "$ROUTES"
 	RESULTS=$OUT/results-1m.json
 else
-	! has l3fwd || l3fwd_build || exit 1
+	{ ! has l3fwd && ! has l3fwd6; } || l3fwd_build || exit 1
 	for i in $(seq 0 999); do
 		echo "198.18.$((128 + i / 8)).$(((i % 8) * 32))/27"
 	done > "$ROUTES"
@@ -81,9 +84,16 @@ NB_ROUTES=$(($(wc -l < "$ROUTES") + 1))
 } > "$TOP/l3fwd/l3fwd-v4.cfg"
 echo "R2001:200::/48 0" > "$TOP/l3fwd/l3fwd-v6.cfg"
 # IPv6: 2001:2::/64 on port 0 (the generator's side), 2001:2:0:ff::/64 on port 1, its frames'
-# destinations 2001:2:0:1::/64 behind 2001:2:0:ff::2, and 1000 /64s that carry nothing
+# destinations 2001:2:0:1::/64 behind 2001:2:0:ff::2, and 1000 /64s that carry nothing (or
+# 220 000 BGP-shaped prefixes, none in 2001:2::/32)
 ROUTES6=$TOP/routes6.txt
-for i in $(seq 0 999); do printf '2001:2:0:%x::/64\n' $((0x1000 + i)); done > "$ROUTES6"
+if [ "$TABLE" = 1m ]; then
+	"$BUILD/tern-bench" routes --ipv6 --count 231000 | awk '!seen[$0]++ && !/^2001:2:/' |
+		head -n 220000 > "$ROUTES6"
+else
+	for i in $(seq 0 999); do printf '2001:2:0:%x::/64\n' $((0x1000 + i)); done > "$ROUTES6"
+fi
+NB_ROUTES6=$(wc -l < "$ROUTES6")
 echo "R198.18.0.0/24 0" > "$TOP/l3fwd6/l3fwd-v4.cfg"
 {
 	echo "R2001:2::/64 0"
@@ -104,29 +114,42 @@ declare -A IPV6=([tern6]=1 [l3fwd6]=1)
 # the unused /64s
 ipv6_forwarding_commands() {
 	memif_ipv6_commands
-	sed 's/$/ 2001:2::2/; s/^/ipv6 route /' "$ROUTES6"
+	[ "$TABLE" = 1m ] || sed 's/$/ 2001:2::2/; s/^/ipv6 route /' "$ROUTES6"
+}
+
+# Waits until ternd's kernel routes of the family (ip, ipv6) number at least N.
+wait_kernel_routes() {	# NAME FAMILY N
+	for _ in $(seq 600); do
+		[ "$(tern --json -c "show $2 route summary" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["kernel_routes"])')" -ge "$3" ] && return 0
+		sleep 0.5
+	done
+	echo "$1: ternd did not learn the table from its kernel"; return 1
 }
 
 start_ternd() {	# NAME NAMESPACE [VLAN]: a ternd with the table, its pid in dpid[NAME]
-	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1 vlan=${3:-}
+	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1 vlan=${3:-} v6=${IPV6[$1]:-}
+	local mem=$MEM_ARGS routes=1048576 TERND_FIB6_ROUTES=${TERND_FIB6_ROUTES:-}
 	mkdir -p "$DIR"
 	rm -f "$DIR"/memif*.sock	# left by one that died
-	memif_ports "${TERND_PORT_EXTRA:-}" "${TERND_PORT_EXTRA:-}" | ternd_conf "$MEM_ARGS" "m0:0 m1:0" 1048576
+	# with the 220 000 IPv6 prefixes: the IPv6 FIB for them, and a small IPv4 one
+	[ "$TABLE" = 1m ] && [ -n "$v6" ] && { mem=${MEM_ARGS/1024/2048} routes=65536 TERND_FIB6_ROUTES=262144; }
+	memif_ports "${TERND_PORT_EXTRA:-}" "${TERND_PORT_EXTRA:-}" | ternd_conf "$mem" "m0:0 m1:0" "$routes"
 	ternd_start || return 1
 	dpid[$1]=$pid
 	pid=
 	{
 		memif_forwarding_commands "$vlan"
 		[ "$TABLE" = 1m ] || sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
-		[ -z "${IPV6[$1]:-}" ] || ipv6_forwarding_commands
+		[ -z "$v6" ] || ipv6_forwarding_commands
 	} | tern -f - >/dev/null || { echo "$1: configuring ternd failed"; return 1; }
-	if [ "$TABLE" = 1m ]; then	# through the kernel, as a routing daemon would
+	[ "$TABLE" = 1m ] || return 0
+	# through the kernel, as a routing daemon would
+	if [ -n "$v6" ]; then
+		sed 's/^/route replace /; s/$/ via 2001:2::2 dev m0/' "$ROUTES6" | ip -6 -n "$R" -batch - || return 1
+		wait_kernel_routes "$1" ipv6 "$NB_ROUTES6"
+	else
 		sed 's/^/route replace /; s/$/ via 198.18.0.2/' "$ROUTES" | ip -n "$R" -batch - || return 1
-		for _ in $(seq 600); do
-			[ "$(tern --json -c "show ip route summary" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["kernel_routes"])')" -ge "$NB_ROUTES" ] && return 0
-			sleep 0.5
-		done
-		echo "$1: ternd did not learn the table from its kernel"; return 1
+		wait_kernel_routes "$1" ip "$NB_ROUTES"
 	fi
 }
 
@@ -170,7 +193,11 @@ start_l3fwd_named() {	# NAME: an l3fwd with the rule files in $TOP/NAME, its pid
 }
 
 start_l3fwd() { start_l3fwd_named l3fwd; }
-start_l3fwd6() { start_l3fwd_named l3fwd6; }
+start_l3fwd6() {	# with the 220 000 IPv6 prefixes, memory for its LPM6 (1<<18 groups of 1 KiB)
+	local MEM_ARGS=$MEM_ARGS
+	[ "$TABLE" = 1m ] && MEM_ARGS=${MEM_ARGS/1024/2048}
+	start_l3fwd_named l3fwd6
+}
 
 start_testpmd() {
 	local DIR=$TOP/testpmd
@@ -272,4 +299,6 @@ for dut in "${DUTS[@]}"; do
 	fi
 	stop_dut "$dut"
 done
-/usr/bin/python3 "$ROOT/bench/bench_report.py" "$TOP/compare.json" "$RESULTS" "$NB_ROUTES" "${loads[@]}"
+routes_arg=$NB_ROUTES
+[ "$TABLE" = 1m ] && { has tern6 || has l3fwd6; } && routes_arg+=,$NB_ROUTES6
+/usr/bin/python3 "$ROOT/bench/bench_report.py" "$TOP/compare.json" "$RESULTS" "$routes_arg" "${loads[@]}"

@@ -3,7 +3,9 @@
 """make bench's summary: tern-bench compare's rates by round, as medians, best runs and the
 median of each round's own ratio, printed and written to a results file.
 
-usage: bench_report.py COMPARE_JSON RESULTS_JSON NB_ROUTES [NAME=SHOW_WORKERS_JSON...]
+usage: bench_report.py COMPARE_JSON RESULTS_JSON NB_ROUTES[,NB_ROUTES6] [NAME=SHOW_WORKERS_JSON...]
+
+NB_ROUTES6: the IPv6 contenders' table, where it is not the IPv4 one's size.
 
 A ternd's `show workers` at the end of the run gives its own account of its trials: the
 share of its worker's cycles spent in walks that handled packets (the load) and the packets
@@ -14,7 +16,9 @@ import json
 import statistics
 import sys
 
-src, out, routes = sys.argv[1], sys.argv[2], int(sys.argv[3])
+src, out = sys.argv[1], sys.argv[2]
+routes, _, routes6 = sys.argv[3].partition(",")
+routes, routes6 = int(routes), int(routes6) if routes6 else None
 workers = dict(a.split("=", 1) for a in sys.argv[4:])
 cmp = json.load(open(src))
 # each contender's runs by round; a round it gave no result in is left out of its pairs
@@ -39,6 +43,7 @@ cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo")
             if line.startswith("model name")), "?")
 res = {"frame_size": cmp["frame_size"], "flows": cmp["flows"], "duration_s": cmp["slice_s"],
        "rounds": cmp["rounds"], "routes": routes, "cpu": cpu,
+       **({"routes_ipv6": routes6} if routes6 is not None else {}),
        "harness": "one generator for all contenders, each in turn for a slice, the others held stopped",
        "ipv6_frame_size": ipv6,
        "no_result": {k: cmp["rounds"] - len(v) for k, v in runs.items()},
@@ -89,8 +94,9 @@ json.dump(res, open(out, "w"), indent=2)
 
 label = {"l3fwd": "l3fwd-lpm", "testpmd": "testpmd-io", "l3fwd6": "l3fwd6-lpm"}
 v6 = ", ".join(f"{k} IPv6 of {n}" for k, n in ipv6.items())
+table = f"{routes} routes" + (f" ({routes6} IPv6)" if routes6 is not None else "")
 print(f"\n{res['frame_size']}-byte frames{' (' + v6 + ')' if v6 else ''}, {res['flows']} flows, "
-      f"{routes} routes, {res['rounds']} rounds of {res['duration_s']:g} s, medians ({cpu}):")
+      f"{table}, {res['rounds']} rounds of {res['duration_s']:g} s, medians ({cpu}):")
 for k in runs:
     print(f"  {k:8s} {med[k]/1e6:8.3f} Mpps   runs: " + " ".join(f"{x/1e6:.3f}" for x in runs[k]))
 for a, b in pairs:

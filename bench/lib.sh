@@ -216,18 +216,21 @@ l3fwd_start() {
 }
 
 # DPDK's l3fwd from the dpdk-doc examples, built once under $BUILD/l3fwd; sets L3FWD.
-# l3fwd_build big: a second build whose LPM holds an Internet table (its stock limit is
-# 1024 rules and 256 tbl8 groups), under $BUILD/l3fwd-big.
+# l3fwd_build big: a second build whose LPMs hold Internet tables (their stock limits are
+# 1024 rules and 256 tbl8 groups for IPv4, 1024 rules for IPv6), under $BUILD/l3fwd-big.
 l3fwd_build() {
 	local dir=$BUILD/l3fwd${1:+-$1}
 	L3FWD=$dir/l3fwd/build/l3fwd
-	[ -x "$L3FWD" ] && return 0
+	[ -x "$L3FWD" ] && { [ "${1:-}" != big ] || grep -q 'IPV6_L3FWD_LPM_MAX_RULES (1 << 18)' "$dir/l3fwd/l3fwd_lpm.c"; } &&
+		return 0
 	echo "building DPDK's l3fwd from /usr/share/dpdk/examples${1:+ (LPM for 2M rules)}"
 	rm -rf "$dir" && mkdir -p "$dir"
 	cp -r /usr/share/dpdk/examples/l3fwd /usr/share/dpdk/examples/common "$dir/"
 	# the one change memif needs: it offers no rx checksum offload, which l3fwd asks for
 	sed -i 's/\.offloads = RTE_ETH_RX_OFFLOAD_CHECKSUM,/.offloads = 0,/' "$dir/l3fwd/main.c"
 	[ "${1:-}" = big ] && sed -i 's/^#define IPV4_L3FWD_LPM_MAX_RULES .*/#define IPV4_L3FWD_LPM_MAX_RULES (1 << 21)/;
-		s/^#define IPV4_L3FWD_LPM_NUMBER_TBL8S .*/#define IPV4_L3FWD_LPM_NUMBER_TBL8S (1 << 16)/' "$dir/l3fwd/l3fwd_lpm.c"
+		s/^#define IPV4_L3FWD_LPM_NUMBER_TBL8S .*/#define IPV4_L3FWD_LPM_NUMBER_TBL8S (1 << 16)/;
+		s/^#define IPV6_L3FWD_LPM_MAX_RULES .*/#define IPV6_L3FWD_LPM_MAX_RULES (1 << 18)/;
+		s/^#define IPV6_L3FWD_LPM_NUMBER_TBL8S .*/#define IPV6_L3FWD_LPM_NUMBER_TBL8S (1 << 18)/' "$dir/l3fwd/l3fwd_lpm.c"
 	CFLAGS="-march=native" make -s -C "$dir/l3fwd" >/dev/null || { echo "l3fwd build failed"; return 1; }
 }
