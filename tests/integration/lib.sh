@@ -332,6 +332,7 @@ fib_kind() { tern_cli --json -c "show ip fib $1" | json_field 'j["kind"]'; }
 fib6_kind() { tern_cli --json -c "show ipv6 fib $1" | json_field 'j["kind"]'; }
 # ADDRESS KIND: what wait_for polls (an argument like "$(fib_kind A)" is read once, before it)
 fib_is() { [ "$(fib_kind "$1")" = "$2" ]; }
+link_is() { [ "$(tern_cli --json -c "show interfaces $1" | json_field 'j["interfaces"][0]["link"]')" = "$2" ]; }
 fib6_is() { [ "$(fib6_kind "$1")" = "$2" ]; }
 consistent() { [ "$(tern_cli --json -c "show ip fib consistency" | json_field 'j["differences"]')" = 0 ]; }
 # A sample of the metrics endpoint ([metrics] listen = 9101) in the router's namespace, read

@@ -67,7 +67,8 @@ print(f"64 served; the 65th: {r[2].strip() if r else 'closed without a word'}")
 PY
 )
 check "$out" grep -q "^64 served; the 65th: % ternd already serves its most sessions; try again later" <<<"$out"
-wait_for "the 64 sessions are gone once their clients are" [ "$(tern_cli --json -c 'show users' | json_field 'len(j["users"])')" = 1 ]
+users_are() { [ "$(tern_cli --json -c 'show users' | json_field 'len(j["users"])')" = "$1" ]; }
+wait_for "the 64 sessions are gone once their clients are" users_are 1
 
 # Clients that send requests with 160 KB replies each (show ip route of 4000 routes) and read nothing: one with 16 passes
 # reply_queue_max (1 MiB) and is closed; then eight with 4 each stay under it, but together

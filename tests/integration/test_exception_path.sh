@@ -37,7 +37,7 @@ p0=$(err_counter punt_unresolved)
 out=$(ip netns exec "$H1" ping -c 1 -W 2 198.18.1.3)
 check "the first ping to it succeeds through the kernel" grep -q " 0% packet loss" <<<"$out"
 check "and was punted as unresolved ($p0 -> $(err_counter punt_unresolved))" [ "$(err_counter punt_unresolved)" -gt "$p0" ]
-wait_for "then the kernel's neighbour entry reaches the FIB" [ "$(fib_kind 198.18.1.3)" = forward ]
+wait_for "then the kernel's neighbour entry reaches the FIB" fib_is 198.18.1.3 forward
 p1=$(err_counter punt_unresolved)
 ip netns exec "$H1" ping -c 5 -i 0.1 -W 1 198.18.1.3 >/dev/null
 check "the rest of the flow stays in the dataplane (punt_unresolved stays $p1)" [ "$(err_counter punt_unresolved)" = "$p1" ]
@@ -61,7 +61,7 @@ wait_for "and forwarding resumes" ping_ok "$H1" 198.18.1.2
 
 # the kernel interface's MTU becomes the port's; too big with DF: fragmentation needed
 ip -n "$R" link set dp1 mtu 1400
-wait_for "ip link set dp1 mtu 1400 reaches the port" [ "$(if_counter dp1 mtu)" = 1400 ]
+wait_for "ip link set dp1 mtu 1400 reaches the port" eval '[ "$(if_counter dp1 mtu)" = 1400 ]'
 out=$(ip netns exec "$H1" ping -c 1 -W 1 -M do -s 1450 198.18.1.2)
 check "DF and bigger than 1400: frag needed, mtu = 1400" grep -q "Frag needed and DF set (mtu = 1400)\|message too long, mtu=1400\|mtu = 1400" <<<"$out"
 out=$(ip netns exec "$H1" ping -c 1 -W 2 -s 1450 198.18.1.2)

@@ -80,17 +80,18 @@ check "show ipv6 route names the link-local gateway" \
 
 # the kernel's IPv6 ECMP: an append brings the whole set of hops, a deletion may name one
 hops6() { tern_cli --json -c "show ipv6 route 2001:2:0:300::/56" | json_field 'sorted(h["gateway"] for h in j["routes"][0]["nexthops"]) if j.get("routes") else "none"'; }
+hops6_are() { [ "$(hops6)" = "$1" ]; }
 ip -n "$R" -6 route add 2001:2:0:300::/56 via 2001:2:0:2::2 dev dp1
 ip -n "$R" -6 route append 2001:2:0:300::/56 via $h2ll dev dp1
-wait_for "an appended hop joins the route as ECMP" [ "$(hops6)" = "['2001:2:0:2::2', '$h2ll']" ]
+wait_for "an appended hop joins the route as ECMP" hops6_are "['2001:2:0:2::2', '$h2ll']"
 consistent6() { [ "$(tern_cli --json -c "show ipv6 fib consistency" | json_field 'j["differences"]')" = 0 ]; }
 check "show ipv6 fib consistency: the FIB is the kernel's, ECMP and all" consistent6 ||
 	{ tern_cli -c "show ipv6 fib consistency"; ip -n "$R" -6 route show 2001:2:0:300::/56; }
 ip -n "$R" -6 route del 2001:2:0:300::/56 via 2001:2:0:2::2 dev dp1
-wait_for "a hop deleted alone leaves the other" [ "$(hops6)" = "['$h2ll']" ]
+wait_for "a hop deleted alone leaves the other" hops6_are "['$h2ll']"
 check "which forwards" [ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:300::1" | json_field 'j["kind"]')" = forward ]
 ip -n "$R" -6 route del 2001:2:0:300::/56
-wait_for "the last hop deleted takes the route" [ "$(hops6)" = none ]
+wait_for "the last hop deleted takes the route" hops6_are none
 
 # routes through kernel nexthop objects with IPv6 gateways (FRR's zebra installs these): the
 # object replaced in place takes its routes with it
@@ -101,7 +102,7 @@ wait_for "IPv6 and IPv4 routes through an IPv6 nexthop object forward out of dp1
 	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:400::1" | json_field 'j["kind"]+" "+j["port"]') $(fib_kind 198.19.8.1)" = "forward dp1 forward" ]
 ip -n "$R" nexthop replace id 60 via $h2ll dev dp1
 gw_of() { tern_cli --json -c "show ipv6 route 2001:2:0:400::/56" | json_field 'j["routes"][0]["nexthops"][0]["gateway"]'; }
-wait_for "the object replaced, its routes follow it to $h2ll" [ "$(gw_of)" = "$h2ll" ]
+wait_for "the object replaced, its routes follow it to $h2ll" eval '[ "$(gw_of)" = "$h2ll" ]'
 ip -n "$R" nexthop del id 60
 wait_for "the object removed, its routes go with it" \
 	[ "$(tern_cli --json -c "show ipv6 fib 2001:2:0:400::1" | json_field 'j["prefix"]') $(fib_kind 198.19.8.1)" = "none/0 no-route" ]

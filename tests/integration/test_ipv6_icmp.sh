@@ -29,7 +29,7 @@ check "the dataplane sent the hop limit exceeded (icmp6_time_exceeded $before ->
 
 # the path to h2 narrows to IPv6's minimum MTU
 ip -n "$R" link set dp1 mtu 1280
-wait_for "dp1 takes MTU 1280" [ "$(if_counter dp1 mtu)" = 1280 ]
+wait_for "dp1 takes MTU 1280" eval '[ "$(if_counter dp1 mtu)" = 1280 ]'
 before=$(err_counter icmp6_packet_too_big)
 out=$(ip netns exec "$H1" ping -6 -c 1 -W 2 -s 1400 -M do 2001:2:0:2::2 2>&1)
 check "a 1448-byte ping gets Packet Too Big from the router, MTU 1280" \
@@ -41,7 +41,7 @@ check "h1's path MTU to h2 is 1280 now" \
 out=$(ip netns exec "$H1" ping -6 -c 3 -i 0.2 -W 2 -s 1400 2001:2:0:2::2 2>&1)
 check "and the same ping, fragmented by h1 to fit, reaches h2" grep -q " 0% packet loss" <<<"$out"
 ip -n "$R" link set dp1 mtu 1500
-wait_for "dp1 is back to MTU 1500" [ "$(if_counter dp1 mtu)" = 1500 ]
+wait_for "dp1 is back to MTU 1500" eval '[ "$(if_counter dp1 mtu)" = 1500 ]'
 
 # echo requests behind a Hop-by-Hop Options header (a PadN option), built by scapy
 hbh_echo() {	# DESTINATION
@@ -57,10 +57,10 @@ PY
 echos() { ip netns exec "$1" awk '$1 == "Icmp6InEchos" { print $2 }' /proc/net/snmp6; }
 h2=$(echos "$H2") r=$(echos "$R") k=$(fwd6) local=$(err_counter punt_local)
 hbh_echo 2001:2:0:2::2
-wait_for "a Hop-by-Hop packet in transit reaches h2" [ "$(echos "$H2")" -gt "$h2" ]
+wait_for "a Hop-by-Hop packet in transit reaches h2" eval '[ "$(echos "$H2")" -gt "$h2" ]'
 check "forwarded by the dataplane, not the kernel (Ip6OutForwDatagrams $k -> $(fwd6))" [ "$(fwd6)" = "$k" ]
 hbh_echo 2001:2:0:1::1
-wait_for "a Hop-by-Hop packet for the router reaches its kernel" [ "$(echos "$R")" -gt "$r" ]
+wait_for "a Hop-by-Hop packet for the router reaches its kernel" eval '[ "$(echos "$R")" -gt "$r" ]'
 check "punted as addressed to the router (punt_local $local -> $(err_counter punt_local))" \
 	[ "$(err_counter punt_local)" -gt "$local" ]
 # h2 takes another MAC and advertises it (ndisc_notify): the router's kernel updates its
@@ -68,7 +68,7 @@ check "punted as addressed to the router (punt_local $local -> $(err_counter pun
 ip netns exec "$H2" sysctl -qw net.ipv6.conf."$W1".ndisc_notify=1
 ip -n "$H2" link set "$W1" address 02:00:00:00:00:99
 h2_mac() { tern_cli --json -c "show ipv6 fib 2001:2:0:2::2" | json_field 'j["mac"].lower()'; }
-wait_for "h2's new MAC reaches the FIB" [ "$(h2_mac)" = 02:00:00:00:00:99 ]
+wait_for "h2's new MAC reaches the FIB" eval '[ "$(h2_mac)" = 02:00:00:00:00:99 ]'
 k=$(fwd6)
 out=$(ip netns exec "$H1" ping -6 -c 3 -i 0.2 -W 2 2001:2:0:2::2)
 check "h1 reaches h2 at its new MAC through the dataplane (Ip6OutForwDatagrams $k -> $(fwd6))" \

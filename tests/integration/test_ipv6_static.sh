@@ -57,7 +57,7 @@ done
 
 # a link flap: the kernel forgets the routes and the neighbour through dp1; ternd writes them again
 link_set "$R" 1 down
-wait_for "dp1's link goes down" [ "$(tern_cli --json -c "show interfaces dp1" | json_field 'j["interfaces"][0]["link"]')" = down ]
+wait_for "dp1's link goes down" link_is dp1 down
 ip -n "$R" link set dp1 down; ip -n "$R" link set dp1 up
 link_set "$R" 1 up
 kernel_has() { ip -n "$R" -6 "$1" | grep -q "$2"; }	# route|neigh TEXT

@@ -16,7 +16,7 @@ check "both ports took MTU 9000" [ "$(if_counter dp0 mtu)/$(if_counter dp1 mtu)"
 check "their kernel interfaces have it too" [ "$(kernel_mtu dp0)/$(kernel_mtu dp1)" = 9000/9000 ]
 
 ip netns exec "$H1" ping -c 2 -i 0.2 -W 1 198.18.1.2 >/dev/null	# resolves the neighbours
-wait_for "h2 is resolved in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
+wait_for "h2 is resolved in the FIB" fib_is 198.18.1.2 forward
 before=$(if_counter dp1 tx_packets); punted=$(err_counter punt_fragment)
 out=$(ip netns exec "$H1" ping -c 5 -i 0.2 -W 2 -M do -s 8972 198.18.1.2)
 check "8972-byte pings with DF cross the router" grep -q " 0% packet loss" <<<"$out"

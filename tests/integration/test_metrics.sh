@@ -84,7 +84,7 @@ s.bind((sys.argv[1], 0))
 for _ in range(7):
     s.send(b"\x02\x00\x00\x00\xee\xee" + s.getsockname()[4] + b"\x08\x00" + bytes(46))
 PY
-wait_for "frames for another host are counted" [ "$(err_counter drop_other_host)" -ge 7 ]
+wait_for "frames for another host are counted" eval '[ "$(err_counter drop_other_host)" -ge 7 ]'
 check "the drop counter matches show errors ($(err_counter drop_other_host))" \
 	[ "$(metric 'tern_drops_total{reason="drop_other_host"}')" = "$(err_counter drop_other_host)" ]
 check "HEAD /metrics answers 200" grep -q "^200 " <<<"$(http "$R" http://127.0.0.1:9101/metrics HEAD)"

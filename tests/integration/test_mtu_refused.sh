@@ -13,7 +13,7 @@ ping_ok() { ip netns exec "$1" ping -c 1 -W 1 "$2" >/dev/null; }
 kernel_mtu() { ip -n "$R" -j link show "$1" | json_field 'j[0]["mtu"]'; }
 
 ip -n "$R" link set dp1 mtu 9300
-wait_for "the kernel interface dp1 is set back to the port's MTU" [ "$(kernel_mtu dp1)" = 1500 ]
+wait_for "the kernel interface dp1 is set back to the port's MTU" eval '[ "$(kernel_mtu dp1)" = 1500 ]'
 check "the port keeps MTU 1500" [ "$(if_counter dp1 mtu)" = 1500 ]
 check "show interfaces --json names the refused MTU" [ "$(if_counter dp1 mtu_refused)" = 9300 ]
 check "show interfaces says it in words" \
@@ -52,6 +52,6 @@ PY
 json=$(tern_cli --json -c "show exception")
 check "frames longer than a buffer were counted as dropped" \
 	json_true '[p for p in j["ports"] if p["port"] == "dp1"][0]["from_kernel_too_long"] >= 1' <<<"$json"
-wait_for "dp1 is back at MTU 1500 in the kernel" [ "$(kernel_mtu dp1)" = 1500 ]
+wait_for "dp1 is back at MTU 1500 in the kernel" eval '[ "$(kernel_mtu dp1)" = 1500 ]'
 check "and ternd still forwards" ping_ok "$H1" 198.18.1.2
 tern_test_end

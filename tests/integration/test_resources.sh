@@ -9,7 +9,7 @@ two_hosts
 ip netns exec "$H1" ping -c 3 -i 0.2 -W 2 198.18.1.2 >/dev/null
 ip netns exec "$H1" ping -c 2 -i 0.2 -W 2 198.18.0.1 >/dev/null
 tern_cli -c "configure terminal" -c "ip route 198.19.99.0/24 blackhole" -c "end" >/dev/null
-wait_for "h2 is a forward entry in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
+wait_for "h2 is a forward entry in the FIB" fib_is 198.18.1.2 forward
 
 in_use() { tern_cli --json -c "show memory" | json_field 'sum(p["in_use"] for p in j["pools"])'; }
 settled() {	# the pool at its baseline, twice a quarter-second apart

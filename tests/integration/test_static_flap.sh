@@ -95,7 +95,7 @@ wait_for "after a restart: the kernel holds every static route and the ARP entry
 flap_dp1 "after a restart"
 
 link_set "$R" 1 down
-wait_for "cable pulled: dp1's link is down" eval '[ "$(tern_cli --json -c "show interfaces dp1" | json_field "j[\"interfaces\"][0][\"link\"]")" = down ]'
+wait_for "cable pulled: dp1's link is down" link_is dp1 down
 check "cable pulled: the running-config is unchanged" diff "$T_DIR/configured" <(statics)
 link_set "$R" 1 up
 wait_for "cable back: both links up" links_up

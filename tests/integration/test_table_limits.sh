@@ -17,7 +17,7 @@ routes() {	# add|del COUNT
 	done | ip -n "$R" -batch -
 }
 routes add 2600
-wait_for "routes beyond the FIB's capacity are refused and counted" [ "$(nl routes_refused)" -ge 500 ]
+wait_for "routes beyond the FIB's capacity are refused and counted" eval '[ "$(nl routes_refused)" -ge 500 ]'
 refused=$(nl routes_refused)
 say "refused: $refused of 2600"
 check "ternd stays up" kill -0 "$T_TERND_PID"
@@ -31,7 +31,7 @@ check "the consistency check lists what the FIB lacks" \
 routes del 2600
 wait_for "with the routes gone, the kernel and the FIB agree again" consistent
 routes add 10
-wait_for "new routes are mirrored again" [ "$(fib_kind 198.19.0.9)" = forward ]
+wait_for "new routes are mirrored again" fib_is 198.19.0.9 forward
 check "and nothing more was refused" [ "$(nl routes_refused)" = "$refused" ]
 wait_for "the FIB equals the kernel" consistent
 
@@ -42,7 +42,7 @@ for i in $(seq 0 1099); do
 		$((4 + i / 250)) $((2 + i % 250)) $((i / 256)) $((i % 256))
 done | ip -n "$R" -batch -
 table() { tern_cli --json -c "show memory" | json_field "j['tables']['neighbours']['$1']"; }
-wait_for "the neighbour table fills to its limit and refuses the rest" [ "$(table refused)" -ge 76 ]
+wait_for "the neighbour table fills to its limit and refuses the rest" eval '[ "$(table refused)" -ge 76 ]'
 check "show memory: 1024 used of 1024" [ "$(table used)/$(table limit)" = 1024/1024 ]
 check "and says the limit comes from [neighbours] max" grep -q "^neighbours .*\[neighbours\] max" <<<"$(tern_cli -c 'show memory')"
 check "ternd still forwards" pings

@@ -16,13 +16,13 @@ start_ternd "$R"
 ip -n "$R" addr add 198.18.1.1/24 dev dp1
 ip -n "$R" neigh replace 198.18.1.2 lladdr 02:00:00:00:00:99 dev dp1 nud permanent
 ip -n "$R" route add 198.19.0.0/16 via 198.18.1.2 dev dp1
-wait_for "the kernel's route reaches the FIB" [ "$(fib_kind 198.19.0.1)" = forward ]
+wait_for "the kernel's route reaches the FIB" fib_is 198.19.0.1 forward
 # 20 000 more, so the next start's route dump spans about forty reads: more than the ring of
 # buffers the read-ahead dump cycles through while ternd's workers have not started
 for i in $(seq 0 19999); do
 	echo "route add 198.19.$((128 + i / 256)).$((i % 256))/32 via 198.18.1.2"
 done | ip -n "$R" -batch -
-wait_for "the 20 000 host routes reach the FIB" [ "$(fib_kind 198.19.206.31)" = forward ]
+wait_for "the 20 000 host routes reach the FIB" fib_is 198.19.206.31 forward
 stop_ternd
 check "after ternd stops, the persistent dp1 is still there" ip -n "$R" link show dp1
 check "with the kernel's route through it" grep -q "198.19.0.0/16 via 198.18.1.2 dev dp1" <<<"$(ip -n "$R" route)"
@@ -51,7 +51,7 @@ stop_ternd
 
 PORT_EXTRA_1='tap_persist = no\nmac = 02:00:00:00:a0:01' write_tap_config 2
 start_ternd "$R"
-wait_for "tap_persist = no takes the interface over as well" [ "$(fib_kind 198.19.0.1)" = forward ]
+wait_for "tap_persist = no takes the interface over as well" fib_is 198.19.0.1 forward
 stop_ternd
 check "and then it goes with ternd" bash -c "! ip -n $R link show dp1 2>/dev/null"
 tern_test_end

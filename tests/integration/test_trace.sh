@@ -7,7 +7,7 @@
 tern_test_begin trace
 two_hosts "[fib]"
 ip netns exec "$H1" ping -c 2 -i 0.2 -W 2 198.18.1.2 >/dev/null	# neighbours resolved
-wait_for "h2 is a forward entry in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
+wait_for "h2 is a forward entry in the FIB" fib_is 198.18.1.2 forward
 
 trace_json() { tern_cli --json -c "show trace"; }
 traced() {	# FATE-PREFIX -> how many traced packets have a fate starting so
@@ -25,7 +25,8 @@ ip netns exec "$H1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.de
 ip -n "$H1" neigh replace 198.18.0.1 lladdr "$(port_mac dp0)" dev "$W0" nud permanent
 check "trace dp0 count 3 is accepted" tern_cli -c "trace dp0 count 3"
 ip netns exec "$H1" ping -c 3 -i 0.2 -W 2 198.18.1.2 >/dev/null
-wait_for "three packets are traced" [ "$(trace_json | json_field 'len(j["packets"])')" = 3 ]
+packets_traced() { [ "$(trace_json | json_field 'len(j["packets"])')" = "$1" ]; }
+wait_for "three packets are traced" packets_traced 3
 check "all three are the echo requests, forwarded to dp1" [ "$(traced "forwarded to dp1")" = 3 ]
 json=$(trace_json)
 check "each forwarded packet went rx -> eth_input -> ip4_input -> ip4_lookup -> ip4_forward -> ip_rewrite -> port_tx" \
@@ -40,15 +41,15 @@ check "the text view shows the path and the fate" \
 	grep -q "fate: forwarded to dp1" <<<"$(tern_cli -c "show trace")"
 
 tern_cli -c "configure terminal" -c "ip route 198.19.99.0/24 blackhole" -c "end"
-wait_for "the blackhole route reaches the FIB" [ "$(fib_kind 198.19.99.1)" = blackhole ]
+wait_for "the blackhole route reaches the FIB" fib_is 198.19.99.1 blackhole
 # a host also sends other things (IPv6 neighbour discovery, ARP): trace more than is needed
 tern_cli -c "trace dp0 count 20" >/dev/null
 ip netns exec "$H1" ping -c 3 -i 0.2 -W 1 198.19.99.1 >/dev/null
-wait_for "packets to the blackhole are traced as dropped: drop_blackhole" [ "$(traced "dropped: drop_blackhole")" -ge 2 ]
+wait_for "packets to the blackhole are traced as dropped: drop_blackhole" eval '[ "$(traced "dropped: drop_blackhole")" -ge 2 ]'
 
 tern_cli -c "trace dp0 count 20" >/dev/null
 ip netns exec "$H1" ping -c 2 -i 0.2 -t 1 -W 1 198.18.1.2 >/dev/null
-wait_for "a TTL 1 packet is traced to an ICMP time exceeded sent back on dp0" [ "$(traced "ICMP error sent on dp0")" -ge 1 ]
+wait_for "a TTL 1 packet is traced to an ICMP time exceeded sent back on dp0" eval '[ "$(traced "ICMP error sent on dp0")" -ge 1 ]'
 check "its path goes through icmp_time_exceeded" \
 	json_true 'any("icmp_time_exceeded" in p["path"] for p in j["packets"] if p["fate"].startswith("ICMP"))' <<<"$(trace_json)"
 

@@ -40,7 +40,7 @@ check "and on QinQ 10.20" grep -q " 0% packet loss" <<<"$out"
 wait_for "the VLAN hosts are resolved in the FIB" \
 	[ "$(fib_kind 198.18.100.2)/$(fib_kind 198.18.101.2)" = forward/forward ]
 ip netns exec "$H2" ping -c 2 -i 0.2 -W 1 198.18.100.2 >/dev/null	# resolves h2
-wait_for "h2 is resolved in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
+wait_for "h2 is resolved in the FIB" fib_is 198.18.1.2 forward
 rx=$(if_counter dp0.100 rx_packets); tx=$(if_counter dp0.100 tx_packets)
 out=$(ip netns exec "$H2" ping -c 5 -i 0.2 -W 1 198.18.100.2)
 check "h2 pings the VLAN 100 host through the dataplane" grep -q " 0% packet loss" <<<"$out"

@@ -7,7 +7,7 @@
 tern_test_begin worker-stats
 two_hosts
 ip netns exec "$H1" ping -c 2 -i 0.2 -W 2 198.18.1.2 >/dev/null
-wait_for "h2 is a forward entry in the FIB" [ "$(fib_kind 198.18.1.2)" = forward ]
+wait_for "h2 is a forward entry in the FIB" fib_is 198.18.1.2 forward
 
 ip netns exec "$H1" ping -q -c 2500 -i 0.002 -W 1 198.18.1.2 >/dev/null 2>&1 &
 ping_pid=$!
