@@ -107,19 +107,38 @@ static void to_kernel(struct rte_mbuf *m)
 		k->st.to_kernel++;
 }
 
-static unsigned int drain_rings(void)
+/* Writes up to budget packets of worker w's ring of class c to their TAPs. */
+static unsigned int drain_ring(unsigned int w, unsigned int c, unsigned int budget)
 {
 	struct rte_mbuf *m[KNI_BURST];
-	unsigned int w, i, n, total = 0;
+	unsigned int i, n, total = 0;
 
-	for (w = 0; w < dp.nb_workers; w++) {
-		n = rte_ring_sc_dequeue_burst(dp_punt[w].ring, (void **)m, KNI_BURST, NULL);
+	while (total < budget) {
+		n = rte_ring_sc_dequeue_burst(dp_punt[w].ring[c], (void **)m,
+					      RTE_MIN(budget - total, (unsigned int)KNI_BURST), NULL);
 		for (i = 0; i < n; i++)
 			to_kernel(m[i]);
 		if (n)
 			rte_pktmbuf_free_bulk(m, n);
 		total += n;
+		if (n < KNI_BURST)
+			break;
 	}
+	return total;
+}
+
+/*
+ * One round over the workers' punt rings, the classes in order: all that waits in the
+ * routing class (BGP, OSPF, BFD, VRRP), then up to KNI_BURST a worker from each other
+ * class, so that a flood in a lower class delays routing's packets by one round at most.
+ */
+static unsigned int drain_rings(void)
+{
+	unsigned int w, c, total = 0;
+
+	for (c = 0; c < DP_PUNT_CLASS_MAX; c++)
+		for (w = 0; w < dp.nb_workers; w++)
+			total += drain_ring(w, c, c == DP_PUNT_CLASS_routing ? DP_PUNT_RING_SIZE : KNI_BURST);
 	return total;
 }
 
@@ -258,7 +277,7 @@ void kni_stop(void)
 	for (i = 0; i < dp.nb_workers; i++) {
 		void *m;
 
-		while (dp_punt[i].ring && rte_ring_sc_dequeue(dp_punt[i].ring, &m) == 0)
+		while (dp_punt_dequeue(i, &m) == 0)
 			rte_pktmbuf_free(m);
 	}
 	if (dp_kernel_out) {

@@ -95,6 +95,20 @@ static void ports(struct outbuf *ob)
 			ob_printf(ob, "tern_port_punted_total{port=\"%s\",reason=\"%s\"} %lu\n",
 				  dp.ports[i].name, dp_punt_reasons[r].node, ps.punted[r]);
 	}
+	family(ob, "tern_port_punt_class", "counter",
+	       "Packets of a control-plane policing class: passed to the kernel, over its policer, lost at its full ring");
+	DP_FOREACH_IFACE(i) {
+		struct dp_punt_stats ps;
+
+		dp_punt_stats(i, &ps);
+		for (r = 0; r < DP_PUNT_CLASS_MAX; r++)
+			ob_printf(ob, "tern_port_punt_class_total{port=\"%s\",class=\"%s\",fate=\"passed\"} %lu\n"
+				  "tern_port_punt_class_total{port=\"%s\",class=\"%s\",fate=\"policed\"} %lu\n"
+				  "tern_port_punt_class_total{port=\"%s\",class=\"%s\",fate=\"ring_full\"} %lu\n",
+				  dp.ports[i].name, dp_punt_classes[r].node, ps.passed[r],
+				  dp.ports[i].name, dp_punt_classes[r].node, ps.policed_by_class[r],
+				  dp.ports[i].name, dp_punt_classes[r].node, ps.ring_full_by_class[r]);
+	}
 	punt_counter(ob, "tern_port_punt_policed", "Packets over the port's punt policer",
 		     offsetof(struct dp_punt_stats, policed));
 	punt_counter(ob, "tern_port_punt_ring_full", "Packets lost at a full punt ring",

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* show exception (alias show punt): what went to the kernel and back, per port and reason. */
+/* show exception (alias show punt): what went to the kernel and back, per port, control-plane
+ * policing class and reason. */
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "controlplane/shell/command.h"
@@ -28,6 +30,19 @@ static void port_render(struct render *r, unsigned int i)
 	render_uint(r, "from_kernel_link_down", "link down %lu)\n", ks.from_kernel_link_down);
 	render_uint(r, "policed", "  policed     %12lu  ", ps.policed);
 	render_uint(r, "ring_full", "ring full %lu\n", ps.ring_full);
+	render_object_begin(r, "classes");	/* control-plane policing, in the order served */
+	for (k = 0; k < DP_PUNT_CLASS_MAX; k++) {
+		bool any = ps.passed[k] || ps.policed_by_class[k] || ps.ring_full_by_class[k];
+
+		render_object_begin(r, dp_punt_classes[k].node);
+		if (any)	/* text: the classes that saw something */
+			render_text(r, "  class %-11s ", dp_punt_classes[k].node);
+		render_uint(r, "passed", any ? "passed %10lu  " : NULL, ps.passed[k]);
+		render_uint(r, "policed", any ? "policed %10lu  " : NULL, ps.policed_by_class[k]);
+		render_uint(r, "ring_full", any ? "ring full %lu\n" : NULL, ps.ring_full_by_class[k]);
+		render_object_end(r);
+	}
+	render_object_end(r);
 	render_object_begin(r, "punted");
 	for (k = 0; k < DP_PUNT_REASON_MAX; k++) {
 		if (ps.punted[k])	/* text: the reasons that punted something, with their meaning */

@@ -16,11 +16,17 @@ static struct kni_port_stats kni_base[DP_MAX_PORTS];
 
 void counters_punt(unsigned int port, struct dp_punt_stats *st)
 {
+	const struct dp_punt_stats *b = &punt_base[port];
 	unsigned int k;
 
 	dp_punt_stats(port, st);
 	for (k = 0; k < DP_PUNT_REASON_MAX; k++)
-		st->punted[k] -= punt_base[port].punted[k];
+		st->punted[k] -= b->punted[k];
+	for (k = 0; k < DP_PUNT_CLASS_MAX; k++) {
+		st->passed[k] -= b->passed[k];
+		st->policed_by_class[k] -= b->policed_by_class[k];
+		st->ring_full_by_class[k] -= b->ring_full_by_class[k];
+	}
 	st->policed -= punt_base[port].policed;
 	st->ring_full -= punt_base[port].ring_full;
 }

@@ -331,6 +331,37 @@ static int parse_tables(struct parse *p)
 	return 0;
 }
 
+/* [control-plane] management_ports = PORT ...: the management class's ports, and the metrics
+ * endpoint's. */
+static int parse_mgmt_ports(struct parse *p)
+{
+	const char *v = rte_cfgfile_get_entry(p->file, "control-plane", "management_ports");
+	char list[CFG_VALUE_LEN], *tok, *save = NULL;
+	const char *colon;
+	unsigned long port;
+	unsigned int i;
+
+	snprintf(list, sizeof(list), "%s", v ? v : "22 161");
+	p->cfg->nb_mgmt_ports = 0;
+	for (tok = strtok_r(list, " ,\t", &save); tok != NULL; tok = strtok_r(NULL, " ,\t", &save)) {
+		if (config_parse_uint(tok, 1, 65535, &port) < 0)
+			return config_fail(p, "[control-plane] management_ports = '%s': '%s' is not a port (1 to 65535)",
+					   v, tok);
+		for (i = 0; i < p->cfg->nb_mgmt_ports; i++)
+			if (p->cfg->mgmt_ports[i] == port)
+				return config_fail(p, "[control-plane] management_ports = '%s': port %lu is listed twice",
+						   v, port);
+		if (p->cfg->nb_mgmt_ports == TERN_MGMT_PORTS_MAX - 1)	/* one left for the metrics' */
+			return config_fail(p, "[control-plane] management_ports = '%s': at most %u ports",
+					   v, TERN_MGMT_PORTS_MAX - 1);
+		p->cfg->mgmt_ports[p->cfg->nb_mgmt_ports++] = (uint16_t)port;
+	}
+	colon = strrchr(p->cfg->metrics_listen, ':');
+	if (colon != NULL)
+		p->cfg->mgmt_ports[p->cfg->nb_mgmt_ports++] = (uint16_t)strtoul(colon + 1, NULL, 10);
+	return 0;
+}
+
 /* The sections without an argument: their keys by the schema, then those of shapes of their own. */
 static int parse_globals(struct parse *p)
 {
@@ -341,7 +372,7 @@ static int parse_globals(struct parse *p)
 	for (sec = config_sections; sec->name != NULL; sec++)
 		if (sec->arg == NULL && (rc = config_schema_apply(p, sec->name, sec->name, p->cfg)) < 0)
 			return rc;
-	if ((rc = parse_metrics(p)) < 0 || (rc = parse_tables(p)) < 0)
+	if ((rc = parse_metrics(p)) < 0 || (rc = parse_tables(p)) < 0 || (rc = parse_mgmt_ports(p)) < 0)
 		return rc;
 	s = rte_cfgfile_get_entry(p->file, "api", "mode");
 	p->cfg->api_mode = 0660;

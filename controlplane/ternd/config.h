@@ -18,6 +18,8 @@
 #define TERN_PORT_NAME_LEN 16	/* it is also the exception TAP's name: IFNAMSIZ */
 #define TERN_DEFAULT_CONFIG "/etc/tern/ternd.conf"
 #define TERN_DEFAULT_DB "/var/lib/tern/tern.db"
+#define TERN_PUNT_CLASSES 6	/* DP_PUNT_CLASS_MAX (dataplane/punt/punt.h) */
+#define TERN_MGMT_PORTS_MAX 16
 
 struct tern_port_config {
 	char name[TERN_PORT_NAME_LEN];
@@ -85,6 +87,11 @@ struct tern_config {
 	char capture_dir[200];	/* captures are written here only */
 	bool log_syslog;
 	char metrics_listen[64];	/* "ADDR:PORT"; empty: no metrics endpoint */
+	/* [control-plane]: each punt class's policer on every port, but the last class (other),
+	 * whose policer is each port's punt_rate and punt_burst; the management ports */
+	uint32_t copp_rate[TERN_PUNT_CLASSES], copp_burst[TERN_PUNT_CLASSES];
+	uint16_t mgmt_ports[TERN_MGMT_PORTS_MAX];
+	unsigned int nb_mgmt_ports;
 };
 
 /*

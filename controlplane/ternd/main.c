@@ -40,6 +40,7 @@
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
+#include "dataplane/punt/punt_class.h"
 #include "dataplane/rcu.h"
 #include "dataplane/trace.h"
 #include "dataplane/workarounds/eal_exit.h"
@@ -108,7 +109,7 @@ static uint16_t max_mtu(void)
 	return m;
 }
 
-/* One TAP per port and the punt rings with each port's policer. */
+/* One TAP per port, and the punt rings with each port's policers (a class's each). */
 static int exception_path_init(char *err, size_t errlen)
 {
 	struct dp_punt_policy policy[TERN_MAX_PORTS];
@@ -117,9 +118,16 @@ static int exception_path_init(char *err, size_t errlen)
 	unsigned int i;
 	int rc;
 
+	_Static_assert(TERN_PUNT_CLASSES == DP_PUNT_CLASS_MAX, "one rate a punt class");
+	for (i = 0; i < cfg.nb_mgmt_ports; i++)
+		dp_punt_mgmt_ports[cfg.mgmt_ports[i] >> 6] |= 1ull << (cfg.mgmt_ports[i] & 63);
 	for (i = 0; i < cfg.nb_ports; i++) {
-		policy[i].rate_pps = cfg.ports[i].punt_rate;
-		policy[i].burst = cfg.ports[i].punt_burst;
+		unsigned int c;
+
+		for (c = 0; c < DP_PUNT_CLASS_other; c++)
+			policy[i].cls[c] = (struct dp_punt_rate){ cfg.copp_rate[c], cfg.copp_burst[c] };
+		policy[i].cls[DP_PUNT_CLASS_other] =
+			(struct dp_punt_rate){ cfg.ports[i].punt_rate, cfg.ports[i].punt_burst };
 		taps[i] = cfg.ports[i].member_of ? "" : cfg.ports[i].tap;	/* members: none */
 		persist[i] = cfg.ports[i].tap_persist;
 	}

@@ -284,12 +284,14 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 	static const char *const patterns[] = { "pipeline_inject", "vlan_input", "eth_input", "ip4_*",
 						"ip6_*", "ip_rewrite", "icmp_*", "icmp6_*", "port_tx-*", "drop_*", "punt_*" };
 	struct rte_graph_param prm = { 0 };
-	struct dp_punt_policy policy[2] = { { 1000000, 1000 }, { 1000000, 1000 } };
+	struct dp_punt_policy policy[2];
 	char err[256];
 	unsigned int i;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
+	for (i = 0; i < 2 * DP_PUNT_CLASS_MAX; i++)
+		policy[i / DP_PUNT_CLASS_MAX].cls[i % DP_PUNT_CLASS_MAX] = (struct dp_punt_rate){ 1000000, 1000 };
 	if (nb_workers < 1 || nb_workers > PIPE_MAX_WORKERS)
 		return -EINVAL;
 	if ((rc = lcore_map(lcores, sizeof(lcores), nb_workers, cpus)) < 0)

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Punt nodes, one per reason: police per ingress port, then hand the packets
- * to the exception service through this worker's ring (never a system call).
- * A packet over the policer's rate or finding the ring full is freed and counted.
+ * Punt nodes, one per reason: each packet is classed (punt_class.h), policed by its class's
+ * bucket on its ingress port, then handed to the exception service through this worker's
+ * ring of its class (never a system call). A packet over its class's rate, or finding that
+ * ring full, is freed and counted under its class: a flood of one class takes nothing from
+ * the others.
  */
 #include <rte_cycles.h>
 
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
+#include "dataplane/punt/punt_class.h"
 #include "dataplane/trace.h"
 
 struct punt_ctx {
@@ -16,13 +19,13 @@ struct punt_ctx {
 };
 
 /* GCRA: a packet conforms when the bucket's theoretical arrival time is within the window. */
-static inline bool police(struct dp_punt_worker *pw, uint16_t port, uint64_t now)
+static inline bool police(struct dp_punt_bucket *b, uint64_t now)
 {
-	uint64_t tat = pw->tat[port] > now ? pw->tat[port] : now;
+	uint64_t tat = b->tat > now ? b->tat : now;
 
-	if (tat - now > pw->window_tsc[port])
+	if (tat - now > b->window_tsc)
 		return false;
-	pw->tat[port] = tat + pw->interval_tsc[port];
+	b->tat = tat + b->interval_tsc;
 	return true;
 }
 
@@ -31,28 +34,29 @@ static uint16_t punt_process(struct rte_graph *graph, struct rte_node *node, voi
 {
 	const struct punt_ctx *ctx = (const struct punt_ctx *)node->ctx;
 	struct dp_punt_worker *pw = &dp_punt[ctx->worker];
-	struct rte_mbuf *keep[RTE_GRAPH_BURST_SIZE];
 	uint64_t now = rte_rdtsc();
-	unsigned int n = 0, sent, i;
+	unsigned int i;
 
 	if (DP_TRACE_ACTIVE(graph))
 		dp_trace_end(graph->id, node->id, objs, nb, DP_TRACE_NOT_SENT);
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = objs[i];
 		uint16_t port = dp_port_map.index[m->port];
+		enum dp_punt_class c = dp_punt_classify(ctx->reason, rte_pktmbuf_mtod(m, uint8_t *),
+							m->data_len);
 
-		if (!police(pw, port, now)) {
-			pw->policed[port]++;
+		if (!police(&pw->bucket[port][c], now)) {
+			pw->policed[port][c]++;
 			rte_pktmbuf_free(m);
 			continue;
 		}
 		pw->punted[port][ctx->reason]++;
-		keep[n++] = m;
-	}
-	sent = rte_ring_sp_enqueue_burst(pw->ring, (void **)keep, n, NULL);
-	for (i = sent; i < n; i++) {
-		pw->ring_full[dp_port_map.index[keep[i]->port]]++;
-		rte_pktmbuf_free(keep[i]);
+		if (rte_ring_sp_enqueue(pw->ring[c], m) != 0) {
+			pw->ring_full[port][c]++;
+			rte_pktmbuf_free(m);
+		} else {
+			pw->passed[port][c]++;
+		}
 	}
 	return nb;
 }

@@ -9,15 +9,36 @@
 #include <rte_lcore.h>
 
 #include "dataplane/punt/punt.h"
+#include "dataplane/punt/punt_class.h"
 
 struct dp_punt_worker dp_punt[DP_MAX_WORKERS];
+uint64_t dp_punt_mgmt_ports[65536 / 64];
+
+const struct dp_sink_info dp_punt_classes[DP_PUNT_CLASS_MAX] = {
+#define X(c, text) { #c, text },
+	DP_PUNT_CLASSES(X)
+#undef X
+};
 struct rte_ring *dp_kernel_out;
+
+/* Each worker's share of a class's rate and burst on a port. */
+static void bucket_set(struct dp_punt_bucket *b, const struct dp_punt_rate *r,
+		       unsigned int nb_workers, uint64_t hz)
+{
+	uint64_t rate = r->rate_pps / nb_workers;
+
+	if (rate == 0)
+		rate = 1;
+	b->interval_tsc = hz / rate;
+	b->window_tsc = b->interval_tsc * (r->burst > nb_workers ? r->burst / nb_workers : 1);
+	b->tat = 0;
+}
 
 int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 		 unsigned int nb_ports)
 {
 	uint64_t hz = rte_get_tsc_hz();
-	unsigned int w, p;
+	unsigned int w, p, c;
 	char name[RTE_RING_NAMESIZE];
 
 	dp_kernel_out = rte_ring_create("tern_kernel_out", DP_KERNEL_OUT_RING_SIZE, SOCKET_ID_ANY,
@@ -28,51 +49,54 @@ int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 		struct dp_punt_worker *pw = &dp_punt[w];
 
 		memset(pw, 0, sizeof(*pw));
-		snprintf(name, sizeof(name), "tern_punt%u", w);
-		pw->ring = rte_ring_create(name, DP_PUNT_RING_SIZE, SOCKET_ID_ANY,
-					   RING_F_SP_ENQ | RING_F_SC_DEQ);
-		if (pw->ring == NULL)
-			return -rte_errno;
-		for (p = 0; p < nb_ports; p++) {
-			/* each worker gets its share of the port's rate */
-			uint64_t rate = per_port[p].rate_pps / nb_workers;
-
-			if (rate == 0)
-				rate = 1;
-			pw->interval_tsc[p] = hz / rate;
-			pw->window_tsc[p] = pw->interval_tsc[p] *
-				(per_port[p].burst > nb_workers ? per_port[p].burst / nb_workers : 1);
+		for (c = 0; c < DP_PUNT_CLASS_MAX; c++) {
+			snprintf(name, sizeof(name), "tern_punt%u_%u", w, c);
+			pw->ring[c] = rte_ring_create(name, DP_PUNT_RING_SIZE, SOCKET_ID_ANY,
+						      RING_F_SP_ENQ | RING_F_SC_DEQ);
+			if (pw->ring[c] == NULL)
+				return -rte_errno;
 		}
+		for (p = 0; p < nb_ports; p++)
+			for (c = 0; c < DP_PUNT_CLASS_MAX; c++)
+				bucket_set(&pw->bucket[p][c], &per_port[p].cls[c], nb_workers, hz);
 	}
 	return 0;
 }
 
 void dp_punt_stats(unsigned int port, struct dp_punt_stats *st)
 {
-	unsigned int w, r;
+	unsigned int w, r, c;
 
 	memset(st, 0, sizeof(*st));
 	for (w = 0; w < dp.nb_workers; w++) {
+		const struct dp_punt_worker *pw = &dp_punt[w];
+
 		for (r = 0; r < DP_PUNT_REASON_MAX; r++)
-			st->punted[r] += dp_punt[w].punted[port][r];
-		st->policed += dp_punt[w].policed[port];
-		st->ring_full += dp_punt[w].ring_full[port];
+			st->punted[r] += pw->punted[port][r];
+		for (c = 0; c < DP_PUNT_CLASS_MAX; c++) {
+			st->passed[c] += pw->passed[port][c];
+			st->policed_by_class[c] += pw->policed[port][c];
+			st->ring_full_by_class[c] += pw->ring_full[port][c];
+			st->policed += pw->policed[port][c];
+			st->ring_full += pw->ring_full[port][c];
+		}
 	}
 }
 
 void dp_punt_port_init(unsigned int port, unsigned int like)
 {
-	unsigned int w, r;
+	unsigned int w;
 
 	for (w = 0; w < dp.nb_workers; w++) {
 		struct dp_punt_worker *pw = &dp_punt[w];
+		unsigned int c;
 
-		pw->interval_tsc[port] = pw->interval_tsc[like];
-		pw->window_tsc[port] = pw->window_tsc[like];
-		pw->tat[port] = 0;
-		for (r = 0; r < DP_PUNT_REASON_MAX; r++)
-			pw->punted[port][r] = 0;
-		pw->policed[port] = 0;
-		pw->ring_full[port] = 0;
+		memcpy(pw->bucket[port], pw->bucket[like], sizeof(pw->bucket[port]));
+		for (c = 0; c < DP_PUNT_CLASS_MAX; c++)
+			pw->bucket[port][c].tat = 0;
+		memset(pw->punted[port], 0, sizeof(pw->punted[port]));
+		memset(pw->passed[port], 0, sizeof(pw->passed[port]));
+		memset(pw->policed[port], 0, sizeof(pw->policed[port]));
+		memset(pw->ring_full[port], 0, sizeof(pw->ring_full[port]));
 	}
 }

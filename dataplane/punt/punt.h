@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The workers' side of the exception path: per-worker rings of punted packets
- * and a per-port policer; one ring back, of frames the kernel sends out of a
+ * The workers' side of the exception path: punted packets in control-plane
+ * policing classes (punt_class.h), each class with a policer on every port and
+ * a ring in every worker; one ring back, of frames the kernel sends out of a
  * port. Owner: each worker writes its own dp_punt entry; the exception service
  * (kni/) dequeues the punt rings and fills dp_kernel_out, which the first
  * worker's kernel_out node empties; the control thread reads the counters and
- * sets the policy before workers start.
+ * sets the policy and the management ports before workers start.
  */
 #ifndef TERN_PUNT_H
 #define TERN_PUNT_H
 
+#include <errno.h>
 #include <stdint.h>
 
 #include <rte_ring.h>
@@ -17,7 +19,7 @@
 #include "dataplane/dp.h"
 #include "dataplane/punt/node_sink.h"
 
-#define DP_PUNT_RING_SIZE 4096
+#define DP_PUNT_RING_SIZE 1024	/* a class's, in each worker */
 #define DP_KERNEL_OUT_RING_SIZE 1024
 
 enum dp_punt_reason {
@@ -27,22 +29,50 @@ enum dp_punt_reason {
 	DP_PUNT_REASON_MAX,
 };
 
-struct dp_punt_policy {
-	uint32_t rate_pps;	/* per port, shared among workers */
+#define DP_PUNT_CLASSES(X)                                                                   \
+	X(routing, "routing and liveness: BGP (TCP 179), OSPF (89), BFD (UDP 3784, 3785, 4784), VRRP (112)") \
+	X(neighbour, "neighbour resolution: ARP, IPv6 Neighbour Discovery and MLD")         \
+	X(management, "TCP or UDP to the router on a management port")                    \
+	X(icmp, "ICMP and ICMPv6 to the router")                                           \
+	X(resolve, "transit waiting for the kernel to resolve its next hop")               \
+	X(other, "everything else punted")
+
+enum dp_punt_class {
+#define X(c, text) DP_PUNT_CLASS_##c,
+	DP_PUNT_CLASSES(X)
+#undef X
+	DP_PUNT_CLASS_MAX,
+};
+
+/* A class's policer on one port: rate and burst shared among the workers. */
+struct dp_punt_rate {
+	uint32_t rate_pps;
 	uint32_t burst;
 };
 
+struct dp_punt_policy {
+	struct dp_punt_rate cls[DP_PUNT_CLASS_MAX];
+};
+
+/* One class's policer on one port, in one worker (GCRA). */
+struct dp_punt_bucket {
+	uint64_t interval_tsc;	/* TSC ticks per token for this worker */
+	uint64_t window_tsc;	/* burst, in TSC ticks */
+	uint64_t tat;		/* theoretical arrival time */
+};
+
 struct dp_punt_worker {
-	struct rte_ring *ring;
-	uint64_t interval_tsc[DP_MAX_PORTS];	/* TSC ticks per token for this worker */
-	uint64_t window_tsc[DP_MAX_PORTS];	/* burst, in TSC ticks */
-	uint64_t tat[DP_MAX_PORTS];		/* policer: theoretical arrival time */
+	struct rte_ring *ring[DP_PUNT_CLASS_MAX];	/* served in class order */
+	struct dp_punt_bucket bucket[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
 	uint64_t punted[DP_MAX_PORTS][DP_PUNT_REASON_MAX];
-	uint64_t policed[DP_MAX_PORTS];
-	uint64_t ring_full[DP_MAX_PORTS];
+	uint64_t passed[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
+	uint64_t policed[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
+	uint64_t ring_full[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
 } __rte_cache_aligned;
 
 extern struct dp_punt_worker dp_punt[DP_MAX_WORKERS];
+/* Each class's name and what it takes, in class order. */
+extern const struct dp_sink_info dp_punt_classes[DP_PUNT_CLASS_MAX];
 
 /* Frames from the TAPs, m->port their port's ethdev id: one producer (the exception
  * service), one consumer (worker 0's kernel_out node). */
@@ -58,9 +88,24 @@ void dp_punt_port_init(unsigned int port, unsigned int like);
 
 struct dp_punt_stats {
 	uint64_t punted[DP_PUNT_REASON_MAX];
-	uint64_t policed;
+	uint64_t passed[DP_PUNT_CLASS_MAX];
+	uint64_t policed_by_class[DP_PUNT_CLASS_MAX];
+	uint64_t ring_full_by_class[DP_PUNT_CLASS_MAX];
+	uint64_t policed;	/* of every class */
 	uint64_t ring_full;
 };
+/* Takes a packet from worker w's punt rings, the classes in order: 0, or -ENOENT when all are
+ * empty. For the exception service's consumer only (and tests). */
+static inline int dp_punt_dequeue(unsigned int w, void **m)
+{
+	unsigned int c;
+
+	for (c = 0; c < DP_PUNT_CLASS_MAX; c++)
+		if (dp_punt[w].ring[c] != NULL && rte_ring_sc_dequeue(dp_punt[w].ring[c], m) == 0)
+			return 0;
+	return -ENOENT;
+}
+
 /* Sums every worker's counters for one port. */
 void dp_punt_stats(unsigned int port, struct dp_punt_stats *st);
 

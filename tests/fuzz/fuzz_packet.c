@@ -165,7 +165,7 @@ static uint64_t walk(const uint8_t *data, uint16_t len, const struct pipeline_sh
 		dp_trace_disarm();
 	}
 	/* what was punted waits in the ring for the exception service: take it back */
-	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0) {
+	while (dp_punt_dequeue(0, &m) == 0) {
 		struct rte_mbuf *mb = m;
 
 		uint8_t bytes[512];

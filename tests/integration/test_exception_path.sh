@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # The exception path: the kernel answers ARP and pings for the router's own addresses through
 # the TAPs, ICMP errors come from the router's address, an unresolved next hop is resolved by
-# the kernel and then forwarded by the dataplane, admin down stops a port, and a flood at the
-# router is held to the policer's rate while transit forwarding goes on.
+# the kernel and then forwarded by the dataplane, admin down stops a port, and a ping flood at
+# the router is held to its class's policer while transit forwarding goes on and BGP's packets
+# to the router, another class, all reach its kernel.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin exception-path
-PORT_EXTRA_0='punt_rate = 200\npunt_burst = 50'
-two_hosts
+two_hosts "$(printf '[control-plane]\nicmp_rate = 200\nicmp_burst = 50')"
 
 out=$(ip netns exec "$H1" ping -c 3 -i 0.2 -W 1 198.18.0.1)
 check "h1 pings the router's address on dp0" grep -q " 0% packet loss" <<<"$out"
@@ -68,19 +68,46 @@ out=$(ip netns exec "$H1" ping -c 1 -W 2 -s 1450 198.18.1.2)
 check "without DF the kernel fragments it and it arrives" grep -q " 0% packet loss" <<<"$out"
 ip -n "$R" link set dp1 mtu 1500
 
-# a flood at the router's own address is held to the policer (200 pps, burst 50) on dp0
-before=$(tern_cli --json -c "show exception" | json_field 'j["ports"][0]["punted"]["punt_local"]')
+# a ping flood at the router's own address is held to the icmp class's policer (200 pps, burst
+# 50) on dp0, while TCP to port 179 (BGP's, the routing class) all reaches the router's kernel,
+# which refuses each connection at once: one lost SYN would cost a second's retransmission
+cls() { json_field "j['ports'][0]['classes']['$1']['$2']" <<<"$json"; }
+json=$(tern_cli --json -c "show exception")
+before=$(json_field 'j["ports"][0]["punted"]["punt_local"]' <<<"$json")
+routing0=$(cls routing passed)
 ip netns exec "$H2" ping -c 20 -i 0.05 -W 1 198.18.0.2 > "$T_DIR/transit.txt" &
 transit=$!
-read -r sent secs < <(ip netns exec "$H1" /usr/bin/python3 "$(dirname "$0")/flood.py" 198.18.0.1 20000)
-wait $transit
+ip netns exec "$H1" /usr/bin/python3 "$(dirname "$0")/flood.py" 198.18.0.1 60000 > "$T_DIR/flood.txt" &
+flood=$!
+sleep 0.1
+ip netns exec "$H1" /usr/bin/python3 -c '
+import socket, time
+refused = 0
+for _ in range(40):
+    s = socket.socket()
+    s.settimeout(0.5)
+    try:
+        s.connect(("198.18.0.1", 179))
+    except ConnectionRefusedError:
+        refused += 1
+    except OSError:
+        pass
+    s.close()
+    time.sleep(0.01)
+print(refused)' > "$T_DIR/bgp.txt"
+wait $transit $flood
+read -r sent secs < "$T_DIR/flood.txt"
 json=$(tern_cli --json -c "show exception")
 local_n=$(( $(json_field 'j["ports"][0]["punted"]["punt_local"]' <<<"$json") - before ))
-policed=$(json_field 'j["ports"][0]["policed"]' <<<"$json")
-allowed=$(awk -v t="$secs" 'BEGIN { printf "%d", 200 * (t + 0.5) + 50 }')
+policed=$(cls icmp policed)
+allowed=$(awk -v t="$secs" 'BEGIN { printf "%d", 200 * (t + 0.5) + 50 + 40 }')
 say "flood: $sent echo requests in $secs s; $local_n reached the kernel (at most $allowed allowed), $policed policed"
-check "the policer held the kernel to 200 pps + burst" [ "$local_n" -le "$allowed" ]
-check "the policer counted what it dropped" [ "$policed" -gt 0 ]
+say "meanwhile $(cat "$T_DIR/bgp.txt") of 40 connections to port 179 refused at once; routing class: $(( $(cls routing passed) - routing0 )) passed, $(cls routing policed) policed"
+check "the icmp class's policer held the kernel to 200 pps + burst" [ "$local_n" -le "$allowed" ]
+check "the policer counted what it dropped, under the icmp class" [ "$policed" -gt 0 ]
+check "and the port's total" [ "$(json_field 'j["ports"][0]["policed"]' <<<"$json")" -ge "$policed" ]
+check "no packet to port 179 was policed" [ "$(cls routing policed)" = 0 ]
+check "every connection to port 179 was refused at once" [ "$(cat "$T_DIR/bgp.txt")" = 40 ]
 check "transit forwarding went on during the flood" grep -q " 0% packet loss" "$T_DIR/transit.txt"
 wait_for "the log says dp0 is flooded, once a second at most" \
 	grep -q "dp0: [0-9]* packets for the kernel over the punt policer in the last second" "$T_DIR/ternd.log"

@@ -112,6 +112,41 @@ static void test_config_good_file_loads(void **state)
 	assert_true(cfg.memif_accept_unsealed);
 }
 
+/* [control-plane]: each class's policer, and the management ports with the metrics port. */
+static void test_config_control_plane(void **state)
+{
+	(void)state;
+	assert_int_equal(load(good), 0);
+	assert_int_equal(cfg.copp_rate[0], 20000);	/* routing, by default: a full table over BGP */
+	assert_int_equal(cfg.copp_burst[0], 5000);
+	assert_int_equal(cfg.copp_rate[1], 2000);	/* neighbour */
+	assert_int_equal(cfg.ports[0].punt_rate, 10000);	/* other: the port's */
+	assert_int_equal(cfg.nb_mgmt_ports, 2);
+	assert_int_equal(cfg.mgmt_ports[0], 22);
+	assert_int_equal(cfg.mgmt_ports[1], 161);
+	assert_int_equal(load_with("[netlink]", "[control-plane]\nrouting_rate = 500\nicmp_burst = 7\n"
+				   "management_ports = 830, 2222\n[metrics]\nlisten = 9101\n[netlink]"), 0);
+	assert_int_equal(cfg.copp_rate[0], 500);
+	assert_int_equal(cfg.copp_burst[3], 7);	/* icmp */
+	assert_int_equal(cfg.nb_mgmt_ports, 3);
+	assert_int_equal(cfg.mgmt_ports[0], 830);
+	assert_int_equal(cfg.mgmt_ports[1], 2222);
+	assert_int_equal(cfg.mgmt_ports[2], 9101);	/* the metrics endpoint's */
+
+	assert_error("[netlink]", "[control-plane]\nrouting_rate = 0\n[netlink]",
+		     "[control-plane] routing_rate = '0': expected an integer from 1 to 10000000");
+	assert_error("[netlink]", "[control-plane]\nmanagement_ports = 22 ssh\n[netlink]",
+		     "[control-plane] management_ports = '22 ssh': 'ssh' is not a port (1 to 65535)");
+	assert_error("[netlink]", "[control-plane]\nmanagement_ports = 22 70000\n[netlink]",
+		     "[control-plane] management_ports = '22 70000': '70000' is not a port (1 to 65535)");
+	assert_error("[netlink]", "[control-plane]\nmanagement_ports = 22 161 22\n[netlink]",
+		     "[control-plane] management_ports = '22 161 22': port 22 is listed twice");
+	assert_error("[netlink]", "[control-plane]\nmanagement_ports = 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n[netlink]",
+		     "at most 15 ports");
+	assert_error("[netlink]", "[control-plane]\npolice_everything = yes\n[netlink]",
+		     "police_everything");
+}
+
 /* A bond over dp1 and a third port: workers poll the bond; its members are only its own. */
 #define BOND "[port dp2]\ndev = net_memif2,role=server\n[bond bond0]\nmembers = dp1 dp2\n[worker 1]\nrx = dp0:0 bond0:0"
 
@@ -238,6 +273,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_good_file_loads),
+		cmocka_unit_test(test_config_control_plane),
 		cmocka_unit_test(test_config_errors_name_section_key_and_expectation),
 		cmocka_unit_test(test_config_bonds),
 		cmocka_unit_test(test_config_bond_errors),

@@ -143,7 +143,7 @@ static void run(const struct frame *f, unsigned int n, bool long_path, struct ou
 		assert_int_equal(dp_trace_in_flight(), 0);	/* it was traced, and its record ended */
 		dp_trace_disarm();
 	}
-	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0) {
+	while (dp_punt_dequeue(0, &m) == 0) {
 		struct pipeline_frame *pf = &o->punted[o->nb_punted++];
 		struct rte_mbuf *mb = m;
 
@@ -206,7 +206,7 @@ static struct pipeline_frame sent_for(const struct frame *f, uint16_t split)
 	pipeline_inject_shaped(frames, lens, &shape, 1);
 	pipeline_walk(&p);
 	pipeline_capture(NULL, 0, NULL);
-	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0)
+	while (dp_punt_dequeue(0, &m) == 0)
 		rte_pktmbuf_free(m);
 	assert_int_equal(nb, 1);
 	return sent[0];

@@ -164,7 +164,7 @@ static void run_on(const struct frame *f, bool long_path, struct outcome *o)
 	pipeline_capture(NULL, 0, NULL);
 	if (long_path)
 		dp_trace_disarm();
-	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0) {
+	while (dp_punt_dequeue(0, &m) == 0) {
 		struct pipeline_frame *pf = &o->punted[o->nb_punted++];
 		struct rte_mbuf *mb = m;
 
@@ -515,7 +515,7 @@ static unsigned int run_vector(const struct frame *f, unsigned int n, uint64_t *
 	pipeline_inject(frames, lens, n);
 	pipeline_walk(&p);
 	pipeline_capture(NULL, 0, NULL);
-	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0)
+	while (dp_punt_dequeue(0, &m) == 0)
 		rte_pktmbuf_free(m);
 	counters(counts, names, &k, &eth1);
 	for (i = 0; i < k; i++)

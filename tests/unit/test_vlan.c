@@ -91,7 +91,7 @@ static unsigned int walk(const struct frame *f, struct pipeline_frame *sent)
 	pipeline_inject(frames, lens, 1);
 	pipeline_walk(&p);
 	pipeline_capture(NULL, 0, NULL);
-	while (rte_ring_dequeue(dp_punt[0].ring, &m) == 0)
+	while (dp_punt_dequeue(0, &m) == 0)
 		rte_pktmbuf_free(m);
 	return nb;
 }
