@@ -341,7 +341,7 @@ static int parse_mgmt_ports(struct parse *p)
 	unsigned long port;
 	unsigned int i;
 
-	snprintf(list, sizeof(list), "%s", v ? v : "22 161");
+	snprintf(list, sizeof(list), "%s", v ? v : config_key_find("control-plane", "management_ports")->def);
 	p->cfg->nb_mgmt_ports = 0;
 	for (tok = strtok_r(list, " ,\t", &save); tok != NULL; tok = strtok_r(NULL, " ,\t", &save)) {
 		if (config_parse_uint(tok, 1, 65535, &port) < 0)

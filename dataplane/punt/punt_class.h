@@ -26,12 +26,12 @@
 #define DP_PUNT_PORT_BFD_ECHO 3785
 #define DP_PUNT_PORT_BFD_MULTIHOP 4784	/* RFC 5883 */
 
-/* The management ports, one bit each: set by the control thread, read by workers. */
+/* The management ports, one bit each: set by the control thread before workers start. */
 extern uint64_t dp_punt_mgmt_ports[65536 / 64];
 
 static inline bool dp_punt_is_mgmt_port(uint16_t port)
 {
-	return __atomic_load_n(&dp_punt_mgmt_ports[port >> 6], __ATOMIC_RELAXED) >> (port & 63) & 1;
+	return dp_punt_mgmt_ports[port >> 6] >> (port & 63) & 1;
 }
 
 /* The class of an upper-layer packet to the router: its protocol, the first len bytes of its
