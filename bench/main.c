@@ -17,6 +17,7 @@
 #include "bench/churn.h"
 #include "bench/cmd_compare.h"
 #include "bench/cmd_fib6.h"
+#include "bench/cmd_flood.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/cmd_rfc2544.h"
 #include "bench/gen.h"
@@ -282,8 +283,10 @@ int main(int argc, char **argv)
 		return churn_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "compare") == 0)
 		return compare_cmd(argc - 1, argv + 1);
+	if (strcmp(argv[1], "flood") == 0)
+		return flood_cmd(argc - 1, argv + 1);
 	if (strcmp(argv[1], "gen") != 0) {
-		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, compare, rfc2544, pipeline, routes, fib6-candidates or churn\n", argv[1]);
+		fprintf(stderr, "tern-bench: unknown command '%s'; expected gen, compare, flood, rfc2544, pipeline, routes, fib6-candidates or churn\n", argv[1]);
 		return 2;
 	}
 	if (parse_args(argc - 1, argv + 1, &o) < 0)
