@@ -3,7 +3,7 @@
  * The neighbours the kernel resolved on the ports, ARP's and NDP's: a table the shell lists
  * (rib_neighs), indexed by (port, family, address) in an rte_hash, sized by [neighbours] max.
  * Each resolved IPv4 neighbour resolves the one nexthop through it and gives its address a
- * /32 adjacency (rib.c).
+ * /32 adjacency (rib.c). Each entry counts its MAC in the punt nodes' known neighbours.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -16,6 +16,7 @@
 
 #include "controlplane/mirror/rib_priv.h"
 #include "dataplane/dp.h"
+#include "dataplane/punt/punt_known.h"
 
 struct neigh_key {
 	uint32_t ip;
@@ -44,11 +45,14 @@ int rib_neigh_init(unsigned int max)
 	max_neighs = max;
 	neighs = calloc(max, sizeof(*neighs));
 	neigh_index = rte_hash_create(&prm);
-	return neighs && neigh_index ? 0 : -ENOMEM;
+	if (!neighs || !neigh_index)
+		return -ENOMEM;
+	return dp_punt_known_init(max);
 }
 
 void rib_neigh_fini(void)
 {
+	dp_punt_known_fini();
 	rte_hash_free(neigh_index);
 	free(neighs);
 	neigh_index = NULL;
@@ -129,7 +133,11 @@ int rib_neigh_store(const struct rib_neigh *key, const struct rte_ether_addr *ma
 	} else {
 		n = &neighs[pos];
 		changed = !rte_is_same_ether_addr(&n->mac, mac);
+		if (changed)
+			dp_punt_known_unref(&n->mac);
 	}
+	if (changed)
+		dp_punt_known_ref(mac);
 	*n = *key;
 	n->mac = *mac;
 	n->permanent = permanent;
@@ -170,6 +178,7 @@ int rib_neigh_remove(const struct rib_neigh *key)
 
 	if (pos < 0)
 		return -ENOENT;
+	dp_punt_known_unref(&neighs[pos].mac);
 	rte_hash_del_key(neigh_index, &k);
 	if ((unsigned int)pos != --nb_neighs) {
 		struct neigh_key moved = key_of(&neighs[nb_neighs]);

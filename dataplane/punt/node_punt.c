@@ -11,6 +11,7 @@
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
 #include "dataplane/punt/punt_class.h"
+#include "dataplane/punt/punt_known.h"
 #include "dataplane/trace.h"
 
 struct punt_ctx {
@@ -29,6 +30,19 @@ static inline bool police(struct dp_punt_bucket *b, uint64_t now)
 	return true;
 }
 
+/* Whether an ARP or ND frame comes from a neighbour the router resolved, within that
+ * neighbour's allowance: punt_class.h says why that is routing's, punt.h what the allowance is. */
+static bool from_known_neighbour(struct dp_punt_worker *pw, unsigned int reason, const uint8_t *frame,
+				 uint32_t len, uint64_t now)
+{
+	int slot;
+
+	if (!dp_punt_is_resolution(reason, frame, len))
+		return false;
+	slot = dp_punt_known_slot((const struct rte_ether_addr *)(frame + RTE_ETHER_ADDR_LEN));
+	return slot >= 0 && police(&pw->known[slot % DP_PUNT_KNOWN_SLOTS], now);
+}
+
 static uint16_t punt_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 			     uint16_t nb)
 {
@@ -42,8 +56,11 @@ static uint16_t punt_process(struct rte_graph *graph, struct rte_node *node, voi
 	for (i = 0; i < nb; i++) {
 		struct rte_mbuf *m = objs[i];
 		uint16_t port = dp_port_map.index[m->port];
-		enum dp_punt_class c = dp_punt_classify(ctx->reason, rte_pktmbuf_mtod(m, uint8_t *),
-							m->data_len);
+		const uint8_t *frame = rte_pktmbuf_mtod(m, const uint8_t *);
+		enum dp_punt_class c = dp_punt_classify(ctx->reason, frame, m->data_len);
+
+		if (c == DP_PUNT_CLASS_neighbour && from_known_neighbour(pw, ctx->reason, frame, m->data_len, now))
+			c = DP_PUNT_CLASS_routing;
 
 		if (!police(&pw->bucket[port][c], now)) {
 			pw->policed[port][c]++;

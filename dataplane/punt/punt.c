@@ -59,6 +59,10 @@ int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 		for (p = 0; p < nb_ports; p++)
 			for (c = 0; c < DP_PUNT_CLASS_MAX; c++)
 				bucket_set(&pw->bucket[p][c], &per_port[p].cls[c], nb_workers, hz);
+		for (p = 0; p < DP_PUNT_KNOWN_SLOTS; p++) {
+			pw->known[p].interval_tsc = hz / DP_PUNT_KNOWN_RATE;
+			pw->known[p].window_tsc = pw->known[p].interval_tsc * DP_PUNT_KNOWN_BURST;
+		}
 	}
 	return 0;
 }

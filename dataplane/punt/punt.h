@@ -61,9 +61,20 @@ struct dp_punt_bucket {
 	uint64_t tat;		/* theoretical arrival time */
 };
 
+/*
+ * ARP and ND from a neighbour the router resolved go with the routing class (punt_class.h),
+ * up to an allowance per neighbour: a few frames a second, what confirming each other takes.
+ * The neighbour's MAC's slot in dp_punt_known picks its bucket; what is over the allowance
+ * stays in the neighbour class, so a host that floods from its own known MAC gains nothing.
+ */
+#define DP_PUNT_KNOWN_SLOTS 256
+#define DP_PUNT_KNOWN_RATE 10	/* frames a second, each neighbour, each worker */
+#define DP_PUNT_KNOWN_BURST 10
+
 struct dp_punt_worker {
 	struct rte_ring *ring[DP_PUNT_CLASS_MAX];	/* served in class order */
 	struct dp_punt_bucket bucket[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
+	struct dp_punt_bucket known[DP_PUNT_KNOWN_SLOTS];	/* by the neighbour's MAC's slot */
 	uint64_t punted[DP_MAX_PORTS][DP_PUNT_REASON_MAX];
 	uint64_t passed[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
 	uint64_t policed[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];

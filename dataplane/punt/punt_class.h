@@ -2,10 +2,18 @@
 /*
  * Control-plane policing classes: what a punted packet is to the router, so that each class
  * can have a policer and a ring of its own, and a flood of one class never takes another's
- * share. The class follows from the punt reason, and for a packet to the router (punt_local,
+ * share. IPv6 neighbour discovery and MLD are the neighbour class's whether they came to a
+ * group (punt_nd, punt_mld) or to one of the router's own addresses (punt_local). The class follows from the punt reason, and for a packet to the router (punt_local,
  * punt_mcast, punt_ip_options) from its protocol and ports, read from the frame as it is
  * punted (its Ethernet header first, a sub-interface's tag already taken off). Classes are
  * listed in the order the exception service serves them.
+ *
+ * ARP and neighbour discovery from a neighbour the router has already resolved (the frame's
+ * source MAC is one of its neighbours', punt_known.h) are the routing class's, up to an
+ * allowance each (punt.h): a router and its peers must keep confirming each other (the kernel
+ * probes a stale entry and gives it up after three unanswered probes, from a link-local
+ * address in IPv6) while a flood of strangers' requests fills the neighbour class.
+ * dp_punt_is_resolution says which frames may be; the punt node looks their source up.
  */
 #ifndef TERN_PUNT_CLASS_H
 #define TERN_PUNT_CLASS_H
@@ -13,6 +21,7 @@
 #include <netinet/in.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ether.h>
 
@@ -58,6 +67,27 @@ static inline enum dp_punt_class dp_punt_class_l4(uint8_t proto, const uint8_t *
 	return DP_PUNT_CLASS_other;
 }
 
+/* Whether a frame punted for reason is a neighbour's resolution traffic whose frame source
+ * speaks for its sender: ARP over Ethernet and IPv4 whose sender MAC is the frame's source,
+ * or an IPv6 neighbour solicitation or advertisement not from the unspecified address (a
+ * duplicate address probe names no neighbour). */
+static inline bool dp_punt_is_resolution(unsigned int reason, const uint8_t *frame, uint32_t len)
+{
+	static const uint8_t arp_eth_ip4[6] = { 0, 1, 8, 0, RTE_ETHER_ADDR_LEN, 4 };
+	const uint8_t *arp = frame + RTE_ETHER_HDR_LEN, *ip6 = frame + RTE_ETHER_HDR_LEN;
+	static const uint8_t unspecified[16];
+	uint32_t l4;
+
+	if (reason == DP_punt_arp)
+		return len >= RTE_ETHER_HDR_LEN + 28 && memcmp(arp, arp_eth_ip4, sizeof(arp_eth_ip4)) == 0 &&
+		       memcmp(arp + 8, frame + RTE_ETHER_ADDR_LEN, RTE_ETHER_ADDR_LEN) == 0;
+	return (reason == DP_punt_nd || reason == DP_punt_local) && len >= RTE_ETHER_HDR_LEN + IP6_HDR_LEN &&
+	       (frame[12] << 8 | frame[13]) == RTE_ETHER_TYPE_IPV6 &&
+	       ip6_walk(ip6, len - RTE_ETHER_HDR_LEN, &l4) == IPPROTO_ICMPV6 &&
+	       l4 < len - RTE_ETHER_HDR_LEN && (ip6[l4] == 135 || ip6[l4] == 136) &&
+	       memcmp(ip6 + 8, unspecified, 16) != 0;
+}
+
 /* The class of a frame of len bytes (its first segment) punted for reason. Anything that
  * cannot be read far enough is other. */
 static inline enum dp_punt_class dp_punt_classify(unsigned int reason, const uint8_t *frame,
@@ -100,6 +130,10 @@ static inline enum dp_punt_class dp_punt_classify(unsigned int reason, const uin
 		upper = ip6_walk(frame + off, len - off, &l4);
 		if (upper < 0)	/* broken, or a later fragment: no header to read */
 			return DP_PUNT_CLASS_other;
+		/* ND and MLD addressed to one of the router's own addresses (a unicast probe) */
+		if (upper == IPPROTO_ICMPV6 && l4 < len - off &&
+		    (icmp6_is_nd(frame[off + l4]) || icmp6_is_mld(frame[off + l4])))
+			return DP_PUNT_CLASS_neighbour;
 		return dp_punt_class_l4((uint8_t)upper, frame + off + l4,
 					l4 < len - off ? len - off - l4 : 0);
 	}

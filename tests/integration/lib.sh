@@ -168,8 +168,9 @@ peer_start() {	# SIDE NAMESPACE: starts it there, waits for its socket; its pid 
 peer_stop() { local p=PID_$1; kill -TERM "${!p}"; wait "${!p}" 2>/dev/null; }	# SIDE
 peer() { local s=$1; shift; "$TERN" -s "$T_DIR/$s.sock" "$@"; }	# SIDE tern's arguments
 
-# FRR's zebra and bgpd, as the frr user, their files (zebra.conf, bgpd.conf, pids, sockets, logs)
-# in one directory of T_DIR each instance, so that several run side by side.
+# FRR's daemons (zebra and bgpd, or those in FRR_DAEMONS, zebra first), as the frr user, their
+# files (DAEMON.conf, pids, sockets, logs) in one directory of T_DIR each instance, so that
+# several run side by side; vtysh reaches them with --vty_socket DIR.
 frr_dir() {	# NAME -> the directory, made and the frr user's
 	chmod 755 "$T_DIR"
 	mkdir -p "$T_DIR/$1"
@@ -177,10 +178,12 @@ frr_dir() {	# NAME -> the directory, made and the frr user's
 	echo "$T_DIR/$1"
 }
 frr_start() {	# NAMESPACE DIR
-	local d
-	for d in zebra bgpd; do
+	local d extra
+	for d in ${FRR_DAEMONS:-zebra bgpd}; do
+		extra=()
+		[ $d = bfdd ] && extra=(--bfdctl "$2/bfdd.sock")
 		ip netns exec "$1" /usr/lib/frr/$d -d -u frr -g frr -f "$2/$d.conf" -i "$2/$d.pid" \
-			-z "$2/zserv.api" --vty_socket "$2" > "$2/$d.log" 2>&1 || { cat "$2/$d.log"; return 1; }
+			-z "$2/zserv.api" --vty_socket "$2" "${extra[@]}" > "$2/$d.log" 2>&1 || { cat "$2/$d.log"; return 1; }
 		for _ in $(seq 50); do [ -s "$2/$d.pid" ] && break; sleep 0.1; done
 		T_PIDS+=("$(cat "$2/$d.pid")")
 		if [ $d = zebra ]; then
@@ -190,7 +193,7 @@ frr_start() {	# NAMESPACE DIR
 }
 frr_stop() {	# DIR (a daemon already stopped is left alone)
 	local d p
-	for d in bgpd zebra; do
+	for d in bfdd bgpd zebra; do
 		[ -s "$1/$d.pid" ] || continue
 		p=$(cat "$1/$d.pid")
 		kill -TERM "$p"

@@ -2,7 +2,9 @@
 /*
  * Control-plane policing classes (dataplane/punt/punt_class.h): routing and liveness by
  * protocol and port in both families, behind extension headers too; neighbour resolution and
- * the kernel's next-hop resolution by punt reason; management by the configured ports; and
+ * the kernel's next-hop resolution by punt reason, and ND or MLD to the router's own address
+ * by their ICMPv6 type; which ARP and ND frames speak for a neighbour (dp_punt_is_resolution);
+ * management by the configured ports; and
  * every frame that cannot be read far enough (truncated, a bad IHL, a later fragment, a broken
  * IPv6 chain) in the last class, never a read past the frame.
  */
@@ -146,6 +148,63 @@ static void neighbour_icmp_and_management(void **state)
 	dp_punt_mgmt_ports[22 >> 6] = 0;
 }
 
+/* An ARP request over Ethernet from mac, whose sender MAC is sha. */
+static struct frame arp(const uint8_t mac[6], const uint8_t sha[6])
+{
+	struct frame f = { .len = 42 };
+	static const uint8_t head[8] = { 0, 1, 8, 0, 6, 4, 0, 1 };
+
+	memcpy(f.b + 6, mac, 6);
+	f.b[12] = 0x08;
+	f.b[13] = 0x06;
+	memcpy(f.b + 14, head, sizeof(head));
+	memcpy(f.b + 22, sha, 6);
+	f.b[28] = 198;
+	f.b[29] = 18;
+	f.b[30] = 1;
+	f.b[31] = 2;
+	return f;
+}
+
+static void resolution_from_neighbours(void **state)
+{
+	static const uint8_t mac[6] = { 2, 0, 0, 0, 0, 2 }, other[6] = { 2, 0, 0, 0, 0, 0x66 };
+	struct frame f = arp(mac, mac);
+
+	(void)state;
+	assert_true(dp_punt_is_resolution(DP_punt_arp, f.b, f.len));
+	assert_false(dp_punt_is_resolution(DP_punt_arp, f.b, f.len - 1));	/* no whole sender */
+	f = arp(mac, other);	/* the frame's source does not speak for that sender */
+	assert_false(dp_punt_is_resolution(DP_punt_arp, f.b, f.len));
+	f = arp(mac, mac);
+	f.b[18] = 8;	/* not Ethernet's 6-byte addresses */
+	assert_false(dp_punt_is_resolution(DP_punt_arp, f.b, f.len));
+
+	/* a unicast probe to the router's own address (punted as local) is neighbour discovery,
+	 * from a link-local address as the kernel sends it */
+	f = ip6(IPPROTO_ICMPV6, false, 135 << 8, 0);
+	f.b[14 + 8] = 0xfe;
+	f.b[14 + 9] = 0x80;
+	f.b[14 + 23] = 2;
+	assert_int_equal(class_of(DP_punt_local, &f), DP_PUNT_CLASS_neighbour);
+	assert_true(dp_punt_is_resolution(DP_punt_local, f.b, f.len));
+	assert_true(dp_punt_is_resolution(DP_punt_nd, f.b, f.len));
+	f.b[14 + 40] = 136;	/* an advertisement */
+	assert_true(dp_punt_is_resolution(DP_punt_local, f.b, f.len));
+	f.b[14 + 40] = 143;	/* MLD: the neighbour class, but no one's resolution */
+	assert_int_equal(class_of(DP_punt_local, &f), DP_PUNT_CLASS_neighbour);
+	assert_false(dp_punt_is_resolution(DP_punt_local, f.b, f.len));
+	f.b[14 + 40] = 128;	/* an echo request stays icmp's */
+	assert_int_equal(class_of(DP_punt_local, &f), DP_PUNT_CLASS_icmp);
+	assert_false(dp_punt_is_resolution(DP_punt_local, f.b, f.len));
+	f = ip6(IPPROTO_ICMPV6, false, 135 << 8, 0);	/* from ::, a duplicate address probe */
+	assert_false(dp_punt_is_resolution(DP_punt_nd, f.b, f.len));
+	f = ip6(IPPROTO_UDP, false, 135 << 8, 0);
+	f.b[14 + 8] = 0xfe;
+	assert_false(dp_punt_is_resolution(DP_punt_local, f.b, f.len));
+	assert_false(dp_punt_is_resolution(DP_punt_nd, f.b, 14 + 39));
+}
+
 static void unreadable_is_other(void **state)
 {
 	struct frame f;
@@ -185,6 +244,7 @@ int main(void)
 		cmocka_unit_test(routing_protocols_both_families),
 		cmocka_unit_test(not_routing_by_look_alone),
 		cmocka_unit_test(neighbour_icmp_and_management),
+		cmocka_unit_test(resolution_from_neighbours),
 		cmocka_unit_test(unreadable_is_other),
 	};
 

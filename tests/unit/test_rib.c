@@ -25,6 +25,7 @@
 
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
+#include "dataplane/punt/punt_known.h"
 #include "controlplane/mirror/rib_priv.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
@@ -169,7 +170,7 @@ static void test_neighbours_resolve_their_nexthops_and_stop_at_the_limit(void **
  */
 static void test_neighbours_of_both_families_share_the_table(void **state)
 {
-	struct rte_ether_addr mac = neigh_mac(1);
+	struct rte_ether_addr mac = neigh_mac(1), other = neigh_mac(2);
 	uint8_t a6[16] = { 0xc6, 0x12, 0x00, 0x05 }, b6[16] = { 0x20, 0x01, 0x0d, 0xb8, [15] = 9 };
 	const struct rib_neigh *n;
 	struct rib_route_info ri;
@@ -179,6 +180,8 @@ static void test_neighbours_of_both_families_share_the_table(void **state)
 	assert_int_equal(rib_neigh_set(0, 0xc6120005u, &mac, false), 0);
 	assert_int_equal(rib_neigh6_set(0, b6, &mac, true), 0);
 	assert_int_equal(rib_commit(), 0);
+	assert_true(dp_punt_known_slot(&mac) >= 0);	/* the punt nodes know the MAC */
+	assert_true(dp_punt_known_slot(&other) < 0);
 	nb = rib_neighs(&n);
 	assert_int_equal(nb, 3);
 	for (i = 0; i < nb; i++) {
@@ -200,10 +203,18 @@ static void test_neighbours_of_both_families_share_the_table(void **state)
 		;
 	assert_true(i < nb);
 	assert_true(n[i].permanent);
-	/* a resync that sees neither: both families swept */
+	assert_true(dp_punt_known_slot(&mac) >= 0);	/* two entries still have it */
+	/* one moves to another MAC: both are known, each while an entry has it */
+	assert_int_equal(rib_neigh6_set(0, b6, &other, true), 0);
+	assert_true(dp_punt_known_slot(&mac) >= 0);
+	assert_true(dp_punt_known_slot(&other) >= 0);
+	assert_int_equal(rib_neigh6_set(0, b6, &mac, true), 0);
+	assert_true(dp_punt_known_slot(&other) < 0);
+	/* a resync that sees neither: both families swept, and the MAC with them */
 	rib_mark_begin();
 	assert_true(rib_sweep() >= 2);
 	assert_int_equal(rib_neighs(&n), 0);
+	assert_true(dp_punt_known_slot(&mac) < 0);
 	assert_int_equal(rib_route_get(0xc6120005u, 32, &ri), -ENOENT);
 	assert_int_equal(rib_commit(), 0);
 }
