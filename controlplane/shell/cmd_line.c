@@ -71,7 +71,7 @@ int cmd_line(struct outbuf *out, enum cmd_mode mode, const char *head, const str
 
 	if (c == NULL)
 		return -EINVAL;
-	if (mode == CMD_MODE_CONFIG_IF)
+	if (mode == CMD_MODE_CONFIG_IF || mode == CMD_MODE_CONFIG_CP)
 		ob_printf(out, " ");
 	for (t = 0; t < c->ntok; t++) {
 		const char *word = c->tok[t].text;

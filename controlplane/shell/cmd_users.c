@@ -10,6 +10,7 @@
 
 static const char *const mode_names[CMD_MODE_MAX] = {
 	[CMD_MODE_EXEC] = "exec", [CMD_MODE_CONFIG] = "config", [CMD_MODE_CONFIG_IF] = "config-if",
+	[CMD_MODE_CONFIG_CP] = "config-cp",
 };
 
 static int cmd_show_users(struct cmd_ctx *ctx)

@@ -25,6 +25,7 @@ enum cmd_mode {
 	CMD_MODE_EXEC,
 	CMD_MODE_CONFIG,
 	CMD_MODE_CONFIG_IF,
+	CMD_MODE_CONFIG_CP,	/* control-plane */
 	CMD_MODE_MAX,
 };
 
@@ -88,6 +89,7 @@ extern const struct cmd_def cmd_resources_table[];
 extern const struct cmd_def cmd_users_table[];
 extern const struct cmd_def cmd_subif_table[];
 extern const struct cmd_def cmd_ipv6_table[];
+extern const struct cmd_def cmd_copp_table[];
 
 /* cmd_show.c's, shared with cmd_ipv6.c: an interface's administrative state in words, and the
  * neighbour table of one family (AF_INET or AF_INET6). */

@@ -187,6 +187,7 @@ void running_config(struct outbuf *out)
 		cmd_line(out, CMD_MODE_CONFIG, "hostname", &(struct cmd_word){ "hostname", cmd_hostname }, 1);
 		ob_printf(out, "!\n");
 	}
+	copp_running_config(out);
 	DP_FOREACH_IFACE(i)
 		interface_section(out, i);
 	static_routes(out);
@@ -241,7 +242,7 @@ static int parse_items(const char *text, struct items *it)
 			;
 		if (*s == '\0' || *s == '!' || *s == '#' || strcmp(s, "end") == 0)
 			continue;
-		if (strncmp(s, "interface ", 10) == 0) {
+		if (strncmp(s, "interface ", 10) == 0 || strcmp(s, "control-plane") == 0) {
 			snprintf(section, sizeof(section), "%.63s", s);
 			continue;
 		}
@@ -261,7 +262,14 @@ static int parse_items(const char *text, struct items *it)
 		sscanf(s, "%63s", word);
 		for (k = 0; one_value[k] && strcmp(one_value[k], word) != 0; k++)
 			;
-		snprintf(i->key, sizeof(i->key), "%s|%s", section, one_value[k] ? word : s);
+		if (strcmp(word, "class") == 0) {	/* one value each class: its key "class NAME" */
+			char name[32] = "";
+
+			sscanf(s, "%*s %31s", name);
+			snprintf(i->key, sizeof(i->key), "%s|class %s", section, name);
+		} else {
+			snprintf(i->key, sizeof(i->key), "%s|%s", section, one_value[k] ? word : s);
+		}
 	}
 	return 0;
 }
@@ -292,6 +300,8 @@ static void negate(const char *line, char *out, size_t len)
 		snprintf(out, len, "no shutdown");
 	else if (strcmp(w1, "arp") == 0)
 		snprintf(out, len, "no arp %s", w2);
+	else if (strcmp(w1, "class") == 0)
+		snprintf(out, len, "no class %s", w2);
 	else if (strcmp(w1, "ip") == 0 && strcmp(w2, "route") == 0 && strstr(line, " weight ") != NULL)
 		snprintf(out, len, "no %.*s", (int)(strstr(line, " weight ") - line), line);
 	else

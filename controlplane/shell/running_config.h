@@ -7,6 +7,8 @@
 
 /* What tern would have to replay to rebuild the router's configuration. */
 void running_config(struct outbuf *out);
+/* cmd_copp.c: the control-plane section, the classes whose rate the shell changed (none: nothing). */
+void copp_running_config(struct outbuf *out);
 /*
  * The commands (for configuration mode, one per line) that take a router
  * configured as `from` to `to`: removals first, then additions.

@@ -38,7 +38,7 @@ const struct config_section config_sections[] = {
 	{ "memif", NULL, "What a memif server port accepts from its peers." },
 	{ "netlink", NULL, "The kernel mirror." },
 	{ "exception", NULL, "The exception service between the workers and the kernel." },
-	{ "control-plane", NULL, "Control-plane policing: what is punted to the kernel is classed in the workers (routing: BGP, OSPF, BFD, VRRP; neighbour: ARP, IPv6 ND and MLD; management; ICMP to the router; next hops the kernel must resolve; and the rest, policed by each port's punt_rate), each class with a policer of its own on every port and a ring of its own, served in that order, so that a flood of one class never takes another's share." },
+	{ "control-plane", NULL, "Control-plane policing: what is punted to the kernel is classed in the workers (routing: BGP, OSPF, BFD, VRRP; neighbour: ARP, IPv6 ND and MLD; management; ICMP to the router; next hops the kernel must resolve; and the rest, policed by each port's punt_rate), each class with a policer of its own on every port and a ring of its own, served in that order, so that a flood of one class never takes another's share. ARP and IPv6 ND from a MAC the router has resolved go with the routing class, 10 frames a second each such MAC at most, so that the router and its peers keep confirming each other through a flood of the neighbour class. The shell's control-plane mode (class NAME rate PPS burst N) changes a class's rate on every port while ternd runs." },
 	{ "api", NULL, "The socket the shell talks to. Of 64 sessions, the last 4 are root's." },
 	{ "store", NULL, "The configuration database." },
 	{ "log", NULL, "Logging." },

@@ -24,9 +24,10 @@ static inline bool police(struct dp_punt_bucket *b, uint64_t now)
 {
 	uint64_t tat = b->tat > now ? b->tat : now;
 
-	if (tat - now > b->window_tsc)
+	/* the rate may change while the worker runs (dp_punt_set_rate) */
+	if (tat - now > __atomic_load_n(&b->window_tsc, __ATOMIC_RELAXED))
 		return false;
-	b->tat = tat + b->interval_tsc;
+	b->tat = tat + __atomic_load_n(&b->interval_tsc, __ATOMIC_RELAXED);
 	return true;
 }
 

@@ -21,17 +21,24 @@ const struct dp_sink_info dp_punt_classes[DP_PUNT_CLASS_MAX] = {
 };
 struct rte_ring *dp_kernel_out;
 
-/* Each worker's share of a class's rate and burst on a port. */
+/* Each port's policy as the configuration file gave it, and as it is now. */
+static struct dp_punt_policy punt_file[DP_MAX_PORTS], punt_now[DP_MAX_PORTS];
+static unsigned int punt_workers;
+
+/* Each worker's share of a class's rate and burst on a port. The worker reads the two while
+ * the control thread may change them: each is one atomic store, and a packet policed with
+ * one of them old is policed as under either rate. */
 static void bucket_set(struct dp_punt_bucket *b, const struct dp_punt_rate *r,
 		       unsigned int nb_workers, uint64_t hz)
 {
-	uint64_t rate = r->rate_pps / nb_workers;
+	uint64_t rate = r->rate_pps / nb_workers, interval;
 
 	if (rate == 0)
 		rate = 1;
-	b->interval_tsc = hz / rate;
-	b->window_tsc = b->interval_tsc * (r->burst > nb_workers ? r->burst / nb_workers : 1);
-	b->tat = 0;
+	interval = hz / rate;
+	__atomic_store_n(&b->interval_tsc, interval, __ATOMIC_RELAXED);
+	__atomic_store_n(&b->window_tsc, interval * (r->burst > nb_workers ? r->burst / nb_workers : 1),
+			 __ATOMIC_RELAXED);
 }
 
 int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
@@ -41,6 +48,9 @@ int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 	unsigned int w, p, c;
 	char name[RTE_RING_NAMESIZE];
 
+	punt_workers = nb_workers;
+	for (p = 0; p < nb_ports && p < DP_MAX_PORTS; p++)
+		punt_file[p] = punt_now[p] = per_port[p];
 	dp_kernel_out = rte_ring_create("tern_kernel_out", DP_KERNEL_OUT_RING_SIZE, SOCKET_ID_ANY,
 					RING_F_SP_ENQ | RING_F_SC_DEQ);
 	if (dp_kernel_out == NULL)
@@ -57,8 +67,10 @@ int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 				return -rte_errno;
 		}
 		for (p = 0; p < nb_ports; p++)
-			for (c = 0; c < DP_PUNT_CLASS_MAX; c++)
+			for (c = 0; c < DP_PUNT_CLASS_MAX; c++) {
 				bucket_set(&pw->bucket[p][c], &per_port[p].cls[c], nb_workers, hz);
+				pw->bucket[p][c].tat = 0;
+			}
 		for (p = 0; p < DP_PUNT_KNOWN_SLOTS; p++) {
 			pw->known[p].interval_tsc = hz / DP_PUNT_KNOWN_RATE;
 			pw->known[p].window_tsc = pw->known[p].interval_tsc * DP_PUNT_KNOWN_BURST;
@@ -91,6 +103,8 @@ void dp_punt_port_init(unsigned int port, unsigned int like)
 {
 	unsigned int w;
 
+	punt_file[port] = punt_file[like];
+	punt_now[port] = punt_now[like];
 	for (w = 0; w < dp.nb_workers; w++) {
 		struct dp_punt_worker *pw = &dp_punt[w];
 		unsigned int c;
@@ -103,4 +117,22 @@ void dp_punt_port_init(unsigned int port, unsigned int like)
 		memset(pw->policed[port], 0, sizeof(pw->policed[port]));
 		memset(pw->ring_full[port], 0, sizeof(pw->ring_full[port]));
 	}
+}
+
+void dp_punt_set_rate(unsigned int port, unsigned int c, const struct dp_punt_rate *r)
+{
+	uint64_t hz = rte_get_tsc_hz();
+	unsigned int w;
+
+	punt_now[port].cls[c] = r ? *r : punt_file[port].cls[c];
+	for (w = 0; w < punt_workers; w++)
+		bucket_set(&dp_punt[w].bucket[port][c], &punt_now[port].cls[c], punt_workers, hz);
+}
+
+void dp_punt_rate(unsigned int port, unsigned int c, struct dp_punt_rate *now, struct dp_punt_rate *file)
+{
+	if (now)
+		*now = punt_now[port].cls[c];
+	if (file)
+		*file = punt_file[port].cls[c];
 }

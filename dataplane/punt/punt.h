@@ -97,6 +97,12 @@ int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
  * counters 0 (a sub-interface takes its port's policy). */
 void dp_punt_port_init(unsigned int port, unsigned int like);
 
+/* Control thread, while workers run: class c on port polices at r from the next packet on
+ * (NULL: back to the configuration file's rate). */
+void dp_punt_set_rate(unsigned int port, unsigned int c, const struct dp_punt_rate *r);
+/* Class c's rate on port now and as the configuration file gave it (either may be NULL). */
+void dp_punt_rate(unsigned int port, unsigned int c, struct dp_punt_rate *now, struct dp_punt_rate *file);
+
 struct dp_punt_stats {
 	uint64_t punted[DP_PUNT_REASON_MAX];
 	uint64_t passed[DP_PUNT_CLASS_MAX];

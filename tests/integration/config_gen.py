@@ -9,7 +9,8 @@ over ports dp0 (198.18.0.1/24), dp1 (198.18.1.1/24) and dp2: a hostname, descrip
 extra addresses, MTUs, a shut port, static routes of every kind the shell takes (via a
 gateway, out of an interface, blackhole, unreachable, prohibit; with and without a
 distance; ECMP made of several lines, with weights) and static ARP entries, and the same
-for IPv6 (ipv6 address, ipv6 route with global and link-local gateways, ipv6 neighbor).
+for IPv6 (ipv6 address, ipv6 route with global and link-local gateways, ipv6 neighbor), and
+control-plane policing classes.
 Every line is one ternd must accept; the same seed gives the same configuration.
 """
 import ipaddress
@@ -122,6 +123,13 @@ def main():
             continue
         hosts.add(ip)
         out.append(f"ipv6 neighbor {ip} 02:00:5e:{rnd.randrange(256):02x}:{rnd.randrange(256):02x}:02 {port}")
+    if rnd.random() < 0.6:
+        # control-plane policing: a rate and burst ternd.conf's defaults never have (a class set
+        # back to its default is not in the running-config)
+        out.append("control-plane")
+        for cls in rnd.sample(["routing", "neighbour", "management", "icmp", "resolve", "other"], rnd.randrange(1, 4)):
+            out.append(f"class {cls} rate {rnd.randrange(100, 99999)} burst {rnd.randrange(1, 4999)}")
+        out.append("exit")
     print("\n".join(out))
 
 

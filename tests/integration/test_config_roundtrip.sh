@@ -28,7 +28,7 @@ for round in $(seq "$rounds"); do
 	tern_cli -c "show running-config" > "$T_DIR/before"
 	[ -n "${TERN_ROUNDTRIP_SHOW:-}" ] && cat "$T_DIR/before"
 	# each line given is in the running-config as given (interface lines indented)
-	missing=$(awk '/^interface / { next } /^exit$/ { next } { print }' "$T_DIR/lines" |
+	missing=$(awk '/^interface / { next } /^control-plane$/ { next } /^exit$/ { next } { print }' "$T_DIR/lines" |
 		while IFS= read -r line; do
 			grep -qixF -e "$line" -e " $line" "$T_DIR/before" || echo "$line"
 		done)

@@ -209,10 +209,29 @@ static void test_transition_removes_then_adds(void **state)
 	ob_free(&out);
 }
 
+/* control-plane classes: one value each class, a changed one replaced, a gone one undone */
+static void test_transition_of_control_plane_classes(void **state)
+{
+	const char *from = "control-plane\n class icmp rate 50 burst 10\n class routing rate 900 burst 90\n!\n"
+			   "interface dp0\n ip address 198.18.0.1/24\n!\nend\n";
+	const char *to = "control-plane\n class icmp rate 60 burst 10\n!\n"
+			 "interface dp0\n ip address 198.18.0.1/24\n!\nend\n";
+	struct outbuf out;
+
+	(void)state;
+	ob_init(&out);
+	assert_int_equal(config_transition(from, to, &out), 0);
+	assert_string_equal(out.buf,
+			    "control-plane\nno class routing\nexit\n"
+			    "control-plane\nclass icmp rate 60 burst 10\nexit\n");
+	ob_free(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_store_round_trip_and_history, setup, teardown),
+		cmocka_unit_test(test_transition_of_control_plane_classes),
 		cmocka_unit_test_setup_teardown(test_store_corrupt_header_is_moved_aside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_corrupt_page_is_moved_aside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_settings_and_schema_version, setup, teardown),
