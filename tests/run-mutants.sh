@@ -44,6 +44,9 @@ mutant rib-reclaim-settle controlplane/mirror/rib_fib.c '\tdp_fib_settle();\n\td
 	'\tdp_fib6_settle();' -
 mutant rib-reclaim-settle6 controlplane/mirror/rib_fib.c '\tdp_fib6_settle();\n\tt = rte_rdtsc();' \
 	'\tt = rte_rdtsc();' -
+mutant punt-known-grace dataplane/punt/punt_known.c 'dp_rcu_defer_free(slot_token(pos), free_slot);' \
+	'free_slot(slot_token(pos));' test_punt_known
+mutant punt-known-refcount dataplane/punt/punt_known.c 'if ((uintptr_t)refs > 1) {' 'if (0) {' test_rib
 # The reclaim's settle (of each FIB) and the aside token each cover what the other does when a
 # commit switched the FIB's copies: taken out together, a reader of released ids is caught.
 pairs=('rib-reclaim-settle+rib-aside-token test_rib_readers'

@@ -2,7 +2,6 @@
 /* The resolved neighbours' MACs, counted by the control thread, read by the punt nodes. */
 #include <errno.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include <rte_jhash.h>
 
@@ -32,19 +31,19 @@ int dp_punt_known_init(unsigned int max)
 }
 
 /* A deleted key's slot, given back once no worker can still be reading it (a lock-free
- * delete keeps it), in the table it came from: not in a later one. */
-struct known_slot {
-	unsigned int table;
-	int32_t pos;
-};
-
-static void free_slot(void *p)
+ * delete keeps it), in the table it came from, not in a later one: the deferred pointer is
+ * the table's number and the slot, no allocation to lose. */
+static void *slot_token(int32_t pos)
 {
-	struct known_slot *slot = p;
+	return (void *)(uintptr_t)((uint64_t)known_tables << 32 | (uint32_t)pos);
+}
 
-	if (dp_punt_known && slot->table == known_tables)
-		rte_hash_free_key_with_position(dp_punt_known, slot->pos);
-	free(slot);
+static void free_slot(void *token)
+{
+	uint64_t t = (uintptr_t)token;
+
+	if (dp_punt_known && (unsigned int)(t >> 32) == known_tables)
+		rte_hash_free_key_with_position(dp_punt_known, (int32_t)(uint32_t)t);
 }
 
 void dp_punt_known_fini(void)
@@ -67,7 +66,6 @@ int dp_punt_known_ref(const struct rte_ether_addr *mac)
 void dp_punt_known_unref(const struct rte_ether_addr *mac)
 {
 	uint64_t k = dp_punt_known_key(mac);
-	struct known_slot *slot;
 	int32_t pos;
 	void *refs;
 
@@ -80,12 +78,5 @@ void dp_punt_known_unref(const struct rte_ether_addr *mac)
 	pos = rte_hash_del_key(dp_punt_known, &k);
 	if (pos < 0 || dp_rcu == NULL)
 		return;
-	slot = malloc(sizeof(*slot));
-	if (slot == NULL) {	/* wait for the grace period here rather than lose the slot */
-		dp_rcu_synchronize();
-		rte_hash_free_key_with_position(dp_punt_known, pos);
-		return;
-	}
-	*slot = (struct known_slot){ known_tables, pos };
-	dp_rcu_defer_free(slot, free_slot);
+	dp_rcu_defer_free(slot_token(pos), free_slot);
 }
