@@ -12,12 +12,9 @@
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/render.h"
 #include "controlplane/shell/running_config.h"
+#include "controlplane/ternd/config.h"
 #include "dataplane/dp.h"
 #include "dataplane/punt/punt.h"
-
-/* the configuration file's bounds on <class>_rate and _burst (config_schema.c) */
-#define COPP_RATE_MAX 10000000u
-#define COPP_BURST_MAX 1000000u
 
 /* A port with policers of its own (a bond's member has none: its bond polices). */
 static bool policed_port(unsigned int p)
@@ -45,18 +42,6 @@ static int cmd_control_plane(struct cmd_ctx *ctx)
 	return 0;
 }
 
-static int cmd_exit_cp(struct cmd_ctx *ctx)
-{
-	ctx->s->mode = CMD_MODE_CONFIG;
-	return 0;
-}
-
-static int cmd_end_cp(struct cmd_ctx *ctx)
-{
-	ctx->s->mode = CMD_MODE_EXEC;
-	return 0;
-}
-
 static int cmd_class(struct cmd_ctx *ctx)
 {
 	const char *rate_w = cmd_arg(ctx, "rate"), *burst_w = cmd_arg(ctx, "burst");
@@ -67,12 +52,12 @@ static int cmd_class(struct cmd_ctx *ctx)
 
 	if (c < 0)
 		return c;
-	if (rate < 1 || rate > COPP_RATE_MAX)
+	if (rate < 1 || rate > TERN_PUNT_RATE_MAX)
 		return cmd_error(ctx, -EINVAL, "%% Rate %s is out of range: expected 1 to %u packets a second",
-				 rate_w, COPP_RATE_MAX);
-	if (burst < 1 || burst > COPP_BURST_MAX)
+				 rate_w, TERN_PUNT_RATE_MAX);
+	if (burst < 1 || burst > TERN_PUNT_BURST_MAX)
 		return cmd_error(ctx, -EINVAL, "%% Burst %s is out of range: expected 1 to %u packets",
-				 burst_w, COPP_BURST_MAX);
+				 burst_w, TERN_PUNT_BURST_MAX);
 	r = (struct dp_punt_rate){ (uint32_t)rate, (uint32_t)burst };
 	DP_FOREACH_IFACE(p)
 		if (policed_port(p))
@@ -159,8 +144,6 @@ _Static_assert(DP_PUNT_CLASS_MAX == 6, "COPP_CLASSES names every class");
 
 const struct cmd_def cmd_copp_table[] = {
 	{ CMD_MODE_CONFIG, "control-plane", "Configure control-plane policing", cmd_control_plane, CMD_F_CONFIG },
-	{ CMD_MODE_CONFIG_CP, "exit", "Leave control-plane mode", cmd_exit_cp, 0 },
-	{ CMD_MODE_CONFIG_CP, "end", "Leave configuration mode", cmd_end_cp, 0 },
 	{ CMD_MODE_CONFIG_CP, "class " COPP_CLASSES " rate NUMBER burst NUMBER",
 	  "Police a class on every port: packets a second (1..10000000) and burst (1..1000000)",
 	  cmd_class, CMD_F_CONFIG },

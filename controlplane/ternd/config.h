@@ -20,6 +20,9 @@
 #define TERN_DEFAULT_DB "/var/lib/tern/tern.db"
 #define TERN_PUNT_CLASSES 6	/* DP_PUNT_CLASS_MAX (dataplane/punt/punt.h) */
 #define TERN_MGMT_PORTS_MAX 16
+/* what a punt policer takes, in ternd.conf and in the shell's control-plane mode */
+#define TERN_PUNT_RATE_MAX 10000000	/* packets a second */
+#define TERN_PUNT_BURST_MAX 1000000	/* packets */
 
 struct tern_port_config {
 	char name[TERN_PORT_NAME_LEN];
