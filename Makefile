@@ -43,7 +43,7 @@ INTERPOSE_INTR_EXPORT := $(foreach f,register unregister unregister_pending,\
 # dataplane/ by what a packet meets: l2/ (ports, Ethernet, VLANs, bonds, the rewrite), ip4/, ip6/,
 # fib/ (both families' tables, the nexthops), punt/ (the exception path's side, the sinks), icmp/
 DP_DIRS   := dataplane dataplane/l2 dataplane/ip4 dataplane/ip6 dataplane/fib dataplane/punt \
-	dataplane/icmp
+	dataplane/icmp dataplane/acl
 DP_SRC    := $(foreach d,$(DP_DIRS),$(wildcard $(d)/*.c)) $(filter-out $(INTERPOSE_CLOSE) $(INTERPOSE_MMAP) \
 	$(INTERPOSE_INTR) $(INTERPOSE_RECVMSG) $(INTERPOSE_PCAPNG),$(wildcard dataplane/workarounds/*.c))
 HARNESS_SRC := $(wildcard dataplane/harness/*.c)

@@ -47,6 +47,7 @@ mutant rib-reclaim-settle6 controlplane/mirror/rib_fib.c '\tdp_fib6_settle();\n\
 mutant punt-known-grace dataplane/punt/punt_known.c 'dp_rcu_defer_free(slot_token(pos), free_slot);' \
 	'free_slot(slot_token(pos));' test_punt_known
 mutant punt-known-refcount dataplane/punt/punt_known.c 'if ((uintptr_t)refs > 1) {' 'if (0) {' test_rib
+mutant acl-grace dataplane/acl/acl.c 'dp_rcu_defer_free(old, retire);' 'retire(old);' test_acl
 # The reclaim's settle (of each FIB) and the aside token each cover what the other does when a
 # commit switched the FIB's copies: taken out together, a reader of released ids is caught.
 pairs=('rib-reclaim-settle+rib-aside-token test_rib_readers'

@@ -16,6 +16,7 @@
 #include <rte_lcore.h>
 
 #include "dataplane/harness/pipeline.h"
+#include "dataplane/acl/acl.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/nexthop.h"
@@ -319,6 +320,7 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 		if ((rc = dp_node_port_tx_clone(i, i < dp.nb_ports ? dp.ports[i].port_id : 0)) < 0)
 			return rc;
 	dp.nb_workers = nb_workers;
+	dp_acl_init(nb_workers, 0);
 	if ((rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
 	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(nb_workers)) < 0 ||
 	    (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 || (rc = pipeline_init6()) < 0 ||

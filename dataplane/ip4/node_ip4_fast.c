@@ -12,17 +12,19 @@
  */
 #include <rte_ether.h>
 
+#include "dataplane/acl/acl.h"
 #include "dataplane/fib/ecmp.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/ip4/ip4.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 
-/* Edge 0 is the long path, edge 1 IPv6's fast path; edge 2 + i is port i's port_tx (added by
- * dp_node_port_tx_clone). */
+/* Edge 0 is the long path, edge 1 IPv6's fast path, edge 2 what an access list denies; edge
+ * DP_IP4_FAST_PORT_EDGE + i is port i's port_tx (added by dp_node_port_tx_clone). */
 #define IP4_FAST_NEXT_SLOW 0
 #define IP4_FAST_NEXT_IP6 1
-#define IP4_FAST_NEXT_PORT 2
+#define IP4_FAST_NEXT_DROP_ACL 2
+#define IP4_FAST_NEXT_PORT DP_IP4_FAST_PORT_EDGE
 
 /*
  * rte_be_to_cpu_16 swaps a variable through inline assembly, which the
@@ -158,6 +160,33 @@ fast_frames(void **objs, uint16_t from, uint16_t to, unsigned int copy,
 	}
 }
 
+/*
+ * The access lists of the frames the passes above forward: their ingress interface's list,
+ * then their egress interface's. They are not ip4_fast's frames until then: the others go
+ * to the long path, whose ip4_input and ip4_forward apply the same lists (and count them
+ * once). A denied frame, already rewritten, is dropped. Returns the bit a denied frame's
+ * next adds to any (the vector is no longer all alike), or 0.
+ */
+static __rte_noinline rte_edge_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
+					rte_edge_t *nexts)
+{
+	struct dp_acl_pick in = { 0 }, out = { 0 };
+	uint16_t i;
+
+	for (i = 0; i < nb; i++)
+		if (nexts[i] >= IP4_FAST_NEXT_PORT)
+			dp_acl_pick(&in, DP_ACL_IPV4, DP_ACL_IN, i,
+				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
+	dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, false, nexts,
+			   IP4_FAST_NEXT_DROP_ACL);
+	for (i = 0; i < nb; i++)
+		if (nexts[i] >= IP4_FAST_NEXT_PORT)
+			dp_acl_pick(&out, DP_ACL_IPV4, DP_ACL_OUT, i, nexts[i] - IP4_FAST_NEXT_PORT);
+	dp_acl_pick_filter(graph, &out, DP_ACL_IPV4, DP_ACL_OUT, objs, false, nexts,
+			   IP4_FAST_NEXT_DROP_ACL);
+	return in.n || out.n ? UINT16_MAX : 0;
+}
+
 /* Frames at the head of a chunk whose headers are checked in a pass of their own. */
 #define IP4_FAST_HEAD_START 8
 /*
@@ -227,6 +256,8 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		fast_frames(objs, at, head, copy, entries, true, hdr, tl, nexts, &any, &all);
 		fast_frames(objs, head, end, copy, entries, false, NULL, NULL, nexts, &any, &all);
 	}
+	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN) || dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT)))
+		any |= filter(graph, objs, nb, nexts);
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], any ^ all);
 	return nb;
 }
@@ -234,7 +265,8 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 static struct rte_node_register ip4_fast_node = {
 	.name = "ip4_fast",
 	.process = ip4_fast_process,
-	.nb_edges = 2,
-	.next_nodes = { [IP4_FAST_NEXT_SLOW] = "eth_input", [IP4_FAST_NEXT_IP6] = "ip6_fast" },
+	.nb_edges = 3,
+	.next_nodes = { [IP4_FAST_NEXT_SLOW] = "eth_input", [IP4_FAST_NEXT_IP6] = "ip6_fast",
+			[IP4_FAST_NEXT_DROP_ACL] = "drop_acl" },
 };
 RTE_NODE_REGISTER(ip4_fast_node);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ip4_forward: TTL and egress MTU checks, then TTL decrement with an incremental checksum. */
+#include "dataplane/acl/acl.h"
 #include "dataplane/ip4/ip4.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
@@ -10,6 +11,7 @@ enum ip4_forward_next {
 	IP4_FORWARD_NEXT_ICMP_FRAG_NEEDED,
 	IP4_FORWARD_NEXT_PUNT_FRAGMENT,
 	IP4_FORWARD_NEXT_ICMP_NEXTHOP_DOWN,
+	IP4_FORWARD_NEXT_DROP_ACL,
 	IP4_FORWARD_NEXT_MAX,
 };
 
@@ -32,6 +34,23 @@ static inline rte_edge_t ip4_forward_one(struct rte_mbuf *m)
 	return IP4_FORWARD_NEXT_REWRITE;
 }
 
+/* The egress interface's access list, for every packet on its way out. Returns a bit for odd
+ * when it picked any. */
+static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
+				      rte_edge_t *nexts)
+{
+	struct dp_acl_pick out = { 0 };
+	uint16_t i;
+
+	for (i = 0; i < nb; i++)
+		if (nexts[i] == IP4_FORWARD_NEXT_REWRITE)
+			dp_acl_pick(&out, DP_ACL_IPV4, DP_ACL_OUT, i,
+				    (*dp_pkt_nh(objs[i]))->port);
+	dp_acl_pick_filter(graph, &out, DP_ACL_IPV4, DP_ACL_OUT, objs, true, nexts,
+			   IP4_FORWARD_NEXT_DROP_ACL);
+	return out.n ? UINT16_MAX : 0;
+}
+
 static uint16_t ip4_forward_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				    uint16_t nb)
 {
@@ -44,6 +63,8 @@ static uint16_t ip4_forward_process(struct rte_graph *graph, struct rte_node *no
 		nexts[i] = ip4_forward_one(objs[i]);
 		odd |= nexts[i] ^ IP4_FORWARD_NEXT_REWRITE;
 	}
+	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT)))
+		odd |= filter(graph, objs, nb, nexts);
 	dp_node_dispatch(graph, node, objs, nexts, nb, IP4_FORWARD_NEXT_REWRITE, odd);
 	return nb;
 }
@@ -58,6 +79,7 @@ static struct rte_node_register ip4_forward_node = {
 		[IP4_FORWARD_NEXT_ICMP_FRAG_NEEDED] = "icmp_frag_needed",
 		[IP4_FORWARD_NEXT_PUNT_FRAGMENT] = "punt_fragment",
 		[IP4_FORWARD_NEXT_ICMP_NEXTHOP_DOWN] = "icmp_nexthop_down",
+		[IP4_FORWARD_NEXT_DROP_ACL] = "drop_acl",
 	},
 };
 RTE_NODE_REGISTER(ip4_forward_node);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* ip4_input: RFC 1812 §5.2.2 header checks; options, multicast and broadcast go to the kernel. */
+#include "dataplane/acl/acl.h"
 #include "dataplane/ip4/ip4.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
@@ -15,6 +16,7 @@ enum ip4_input_next {
 	IP4_INPUT_NEXT_DROP_CHECKSUM,
 	IP4_INPUT_NEXT_DROP_MARTIAN_SRC,
 	IP4_INPUT_NEXT_DROP_MARTIAN_DST,
+	IP4_INPUT_NEXT_DROP_ACL,
 	IP4_INPUT_NEXT_MAX,
 };
 
@@ -53,6 +55,23 @@ static inline rte_edge_t ip4_classify(struct rte_mbuf *m)
 	return IP4_INPUT_NEXT_LOOKUP;
 }
 
+/* The ingress interface's access list, for every packet that passed the checks (to the router
+ * too). Returns a bit for odd when it picked any. */
+static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
+				      rte_edge_t *nexts)
+{
+	struct dp_acl_pick in = { 0 };
+	uint16_t i;
+
+	for (i = 0; i < nb; i++)
+		if (nexts[i] <= IP4_INPUT_NEXT_PUNT_MCAST)	/* lookup, options, multicast */
+			dp_acl_pick(&in, DP_ACL_IPV4, DP_ACL_IN, i,
+				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
+	dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, true, nexts,
+			   IP4_INPUT_NEXT_DROP_ACL);
+	return in.n ? UINT16_MAX : 0;
+}
+
 static uint16_t ip4_input_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				  uint16_t nb)
 {
@@ -65,6 +84,8 @@ static uint16_t ip4_input_process(struct rte_graph *graph, struct rte_node *node
 		nexts[i] = ip4_classify(objs[i]);
 		odd |= nexts[i] ^ IP4_INPUT_NEXT_LOOKUP;
 	}
+	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN)))
+		odd |= filter(graph, objs, nb, nexts);
 	dp_node_dispatch(graph, node, objs, nexts, nb, IP4_INPUT_NEXT_LOOKUP, odd);
 	return nb;
 }
@@ -84,6 +105,7 @@ static struct rte_node_register ip4_input_node = {
 		[IP4_INPUT_NEXT_DROP_CHECKSUM] = "drop_ip_checksum",
 		[IP4_INPUT_NEXT_DROP_MARTIAN_SRC] = "drop_martian_src",
 		[IP4_INPUT_NEXT_DROP_MARTIAN_DST] = "drop_martian_dst",
+		[IP4_INPUT_NEXT_DROP_ACL] = "drop_acl",
 	},
 };
 RTE_NODE_REGISTER(ip4_input_node);

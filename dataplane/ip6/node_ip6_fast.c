@@ -13,14 +13,18 @@
  */
 #include <rte_ether.h>
 
+#include "dataplane/acl/acl.h"
 #include "dataplane/fib/ecmp.h"
 #include "dataplane/fib/fib6.h"
 #include "dataplane/ip6/ip6.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 
-/* Edge 0 is the long path; edge 1 + i is port i's port_tx (added by dp_node_port_tx_clone). */
+/* Edge 0 is the long path, edge 1 what an access list denies; edge DP_IP6_FAST_PORT_EDGE + i
+ * is port i's port_tx (added by dp_node_port_tx_clone). */
 #define IP6_FAST_NEXT_SLOW 0
+#define IP6_FAST_NEXT_DROP_ACL 1
+#define IP6_FAST_NEXT_PORT DP_IP6_FAST_PORT_EDGE
 
 /* An address the long path must see: ::/8 (unspecified, loopback, mapped), multicast,
  * link-local. */
@@ -79,7 +83,28 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv6_hdr *i
 	ip->hop_limits--;
 	/* the two MACs; the frame's EtherType is already IPv6 */
 	memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
-	return 1 + nh->port;
+	return IP6_FAST_NEXT_PORT + nh->port;
+}
+
+/* The access lists of the frames forwarded here, as ip4_fast's filter: the others' are the
+ * long path's (ip6_input, ip6_forward). */
+static __rte_noinline void filter(struct rte_graph *graph, void **objs, uint16_t nb,
+				  rte_edge_t *nexts)
+{
+	struct dp_acl_pick in = { 0 }, out = { 0 };
+	uint16_t i;
+
+	for (i = 0; i < nb; i++)
+		if (nexts[i] >= IP6_FAST_NEXT_PORT)
+			dp_acl_pick(&in, DP_ACL_IPV6, DP_ACL_IN, i,
+				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
+	dp_acl_pick_filter(graph, &in, DP_ACL_IPV6, DP_ACL_IN, objs, false, nexts,
+			   IP6_FAST_NEXT_DROP_ACL);
+	for (i = 0; i < nb; i++)
+		if (nexts[i] >= IP6_FAST_NEXT_PORT)
+			dp_acl_pick(&out, DP_ACL_IPV6, DP_ACL_OUT, i, nexts[i] - IP6_FAST_NEXT_PORT);
+	dp_acl_pick_filter(graph, &out, DP_ACL_IPV6, DP_ACL_OUT, objs, false, nexts,
+			   IP6_FAST_NEXT_DROP_ACL);
 }
 
 static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node, void **objs,
@@ -115,6 +140,8 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 
 		nexts[k] = fast_forward(objs[k], hdr[k], dp_nh_get(nh[i]));
 	}
+	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_IN) || dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT)))
+		filter(graph, objs, nb, nexts);
 	for (i = 0; i < nb; i++) {
 		any |= nexts[i];
 		all &= nexts[i];
@@ -126,7 +153,7 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 static struct rte_node_register ip6_fast_node = {
 	.name = "ip6_fast",
 	.process = ip6_fast_process,
-	.nb_edges = 1,
-	.next_nodes = { [IP6_FAST_NEXT_SLOW] = "eth_input" },
+	.nb_edges = 2,
+	.next_nodes = { [IP6_FAST_NEXT_SLOW] = "eth_input", [IP6_FAST_NEXT_DROP_ACL] = "drop_acl" },
 };
 RTE_NODE_REGISTER(ip6_fast_node);

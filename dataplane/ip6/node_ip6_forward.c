@@ -4,6 +4,7 @@
  * header checksum). A router never fragments IPv6: a datagram over the egress MTU earns the
  * sender a Packet Too Big with that MTU (RFC 8200 §5, RFC 8201).
  */
+#include "dataplane/acl/acl.h"
 #include "dataplane/ip6/ip6.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
@@ -13,6 +14,7 @@ enum ip6_forward_next {
 	IP6_FORWARD_NEXT_ICMP_TIME_EXCEEDED,
 	IP6_FORWARD_NEXT_ICMP_PACKET_TOO_BIG,
 	IP6_FORWARD_NEXT_ICMP_NEXTHOP_DOWN,
+	IP6_FORWARD_NEXT_DROP_ACL,
 	IP6_FORWARD_NEXT_MAX,
 };
 
@@ -31,6 +33,23 @@ static inline rte_edge_t ip6_forward_one(struct rte_mbuf *m)
 	return IP6_FORWARD_NEXT_REWRITE;
 }
 
+/* The egress interface's access list, for every packet on its way out. Returns a bit for odd
+ * when it picked any. */
+static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
+				      rte_edge_t *nexts)
+{
+	struct dp_acl_pick out = { 0 };
+	uint16_t i;
+
+	for (i = 0; i < nb; i++)
+		if (nexts[i] == IP6_FORWARD_NEXT_REWRITE)
+			dp_acl_pick(&out, DP_ACL_IPV6, DP_ACL_OUT, i,
+				    (*dp_pkt_nh(objs[i]))->port);
+	dp_acl_pick_filter(graph, &out, DP_ACL_IPV6, DP_ACL_OUT, objs, true, nexts,
+			   IP6_FORWARD_NEXT_DROP_ACL);
+	return out.n ? UINT16_MAX : 0;
+}
+
 static uint16_t ip6_forward_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				    uint16_t nb)
 {
@@ -43,6 +62,8 @@ static uint16_t ip6_forward_process(struct rte_graph *graph, struct rte_node *no
 		nexts[i] = ip6_forward_one(objs[i]);
 		odd |= nexts[i] ^ IP6_FORWARD_NEXT_REWRITE;
 	}
+	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT)))
+		odd |= filter(graph, objs, nb, nexts);
 	dp_node_dispatch(graph, node, objs, nexts, nb, IP6_FORWARD_NEXT_REWRITE, odd);
 	return nb;
 }
@@ -56,6 +77,7 @@ static struct rte_node_register ip6_forward_node = {
 		[IP6_FORWARD_NEXT_ICMP_TIME_EXCEEDED] = "icmp6_time_exceeded",
 		[IP6_FORWARD_NEXT_ICMP_PACKET_TOO_BIG] = "icmp6_packet_too_big",
 		[IP6_FORWARD_NEXT_ICMP_NEXTHOP_DOWN] = "icmp6_nexthop_down",
+		[IP6_FORWARD_NEXT_DROP_ACL] = "drop_acl",
 	},
 };
 RTE_NODE_REGISTER(ip6_forward_node);

@@ -3,6 +3,7 @@
  * ip6_input: RFC 8200 header checks. Multicast goes to the kernel, Neighbour Discovery and
  * MLD under reasons of their own (the kernel drops what it has not joined); unicast is looked up.
  */
+#include "dataplane/acl/acl.h"
 #include "dataplane/ip6/ip6.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
@@ -18,6 +19,7 @@ enum ip6_input_next {
 	IP6_INPUT_NEXT_DROP_MARTIAN_SRC,
 	IP6_INPUT_NEXT_DROP_MARTIAN_DST,
 	IP6_INPUT_NEXT_DROP_HEADER_CHAIN,
+	IP6_INPUT_NEXT_DROP_ACL,
 	IP6_INPUT_NEXT_MAX,
 };
 
@@ -64,6 +66,24 @@ static inline rte_edge_t ip6_classify(struct rte_mbuf *m)
 	return verdict_edge[v];
 }
 
+/* The ingress interface's access list, for the unicast packets and the multicast ones that
+ * are neither ND nor MLD (the link's own control, as ARP is IPv4's, always reaches the
+ * kernel). Returns a bit for odd when it picked any. */
+static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
+				      rte_edge_t *nexts)
+{
+	struct dp_acl_pick in = { 0 };
+	uint16_t i;
+
+	for (i = 0; i < nb; i++)
+		if (nexts[i] == IP6_INPUT_NEXT_LOOKUP || nexts[i] == IP6_INPUT_NEXT_PUNT_MCAST)
+			dp_acl_pick(&in, DP_ACL_IPV6, DP_ACL_IN, i,
+				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
+	dp_acl_pick_filter(graph, &in, DP_ACL_IPV6, DP_ACL_IN, objs, true, nexts,
+			   IP6_INPUT_NEXT_DROP_ACL);
+	return in.n ? UINT16_MAX : 0;
+}
+
 static uint16_t ip6_input_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				  uint16_t nb)
 {
@@ -76,6 +96,8 @@ static uint16_t ip6_input_process(struct rte_graph *graph, struct rte_node *node
 		nexts[i] = ip6_classify(objs[i]);
 		odd |= nexts[i] ^ IP6_INPUT_NEXT_LOOKUP;
 	}
+	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_IN)))
+		odd |= filter(graph, objs, nb, nexts);
 	dp_node_dispatch(graph, node, objs, nexts, nb, IP6_INPUT_NEXT_LOOKUP, odd);
 	return nb;
 }
@@ -95,6 +117,7 @@ static struct rte_node_register ip6_input_node = {
 		[IP6_INPUT_NEXT_DROP_MARTIAN_SRC] = "drop_ip6_martian_src",
 		[IP6_INPUT_NEXT_DROP_MARTIAN_DST] = "drop_ip6_martian_dst",
 		[IP6_INPUT_NEXT_DROP_HEADER_CHAIN] = "drop_ip6_header_chain",
+		[IP6_INPUT_NEXT_DROP_ACL] = "drop_acl",
 	},
 };
 RTE_NODE_REGISTER(ip6_input_node);

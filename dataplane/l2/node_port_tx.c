@@ -120,18 +120,18 @@ int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id)
 	rewrite = rte_node_from_name("ip_rewrite");
 	if (rewrite == RTE_NODE_ID_INVALID)
 		return -ENOENT;
-	/* ip_rewrite's edge number i is port index i; ip4_fast's is 2 + i, ip6_fast's 1 + i */
+	/* ip_rewrite's edge number i is port index i; ip4_fast's and ip6_fast's node.h says */
 	if (rte_node_edge_update(rewrite, port_index, &edge, 1) == 0)
 		return -EINVAL;
 	fast = rte_node_from_name("ip4_fast");
 	if (fast == RTE_NODE_ID_INVALID)
 		return -ENOENT;
-	if (rte_node_edge_update(fast, 2 + port_index, &edge, 1) == 0)
+	if (rte_node_edge_update(fast, DP_IP4_FAST_PORT_EDGE + port_index, &edge, 1) == 0)
 		return -EINVAL;
 	fast = rte_node_from_name("ip6_fast");
 	if (fast == RTE_NODE_ID_INVALID)
 		return -ENOENT;
-	if (rte_node_edge_update(fast, 1 + port_index, &edge, 1) == 0)
+	if (rte_node_edge_update(fast, DP_IP6_FAST_PORT_EDGE + port_index, &edge, 1) == 0)
 		return -EINVAL;
 	/* kernel_out's edge number i is port index i */
 	kernel_out = rte_node_from_name("kernel_out");

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* The workers' side of access lists: a packet's key, a vector's verdicts, log samples. */
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_ether.h>
+#include <rte_graph.h>
+#include <rte_mbuf.h>
+
+#include "dataplane/acl/acl.h"
+#include "dataplane/acl/acl_priv.h"
+#include "dataplane/ip6/ip6.h"
+
+#define PROTO_ICMP 1
+#define PROTO_TCP 6
+#define PROTO_UDP 17
+#define PROTO_SCTP 132
+
+/* Each worker's log samples: a ring it alone writes (head) and the control thread alone
+ * reads (tail), and its rate (GCRA on the TSC). */
+#define SAMPLES 16
+static struct {
+	uint32_t head, tail;
+	uint64_t tat;
+	struct dp_acl_sample s[SAMPLES];
+} __rte_cache_aligned samples[DP_MAX_WORKERS];
+
+static bool has_ports(uint8_t proto)
+{
+	return proto == PROTO_TCP || proto == PROTO_UDP || proto == PROTO_SCTP;
+}
+
+/* The ports (or ICMP's type and code) at l4, when len bytes of the packet are readable. */
+static void l4_fields(uint8_t proto, uint8_t icmp, const uint8_t *ip, uint32_t l4, uint32_t len,
+		      uint8_t *sport, uint8_t *dport, uint8_t *flag)
+{
+	if (has_ports(proto) && l4 + 4 <= len) {
+		memcpy(sport, ip + l4, 2);
+		memcpy(dport, ip + l4 + 2, 2);
+		flag[3] = 1;
+	} else if (proto == icmp && l4 + 2 <= len) {
+		sport[1] = ip[l4];
+		dport[1] = ip[l4 + 1];
+		flag[3] = 1;
+	}
+}
+
+void dp_acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k)
+{
+	uint32_t hl = (ip[0] & 0xf) * 4u;
+	bool later = ((ip[6] & 0x1f) | ip[7]) != 0;	/* a fragment's later piece */
+
+	memset(k, 0, sizeof(*k));
+	k->proto = ip[9];
+	memcpy(k->src, ip + 12, 4);
+	memcpy(k->dst, ip + 16, 4);
+	if (!later)
+		l4_fields(k->proto, PROTO_ICMP, ip, hl, len, k->sport, k->dport, k->l4);
+}
+
+void dp_acl6_key(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k)
+{
+	uint32_t at = IP6_HDR_LEN;
+	uint8_t next = ip[6];
+	bool later = false;
+	int n;
+
+	memset(k, 0, sizeof(*k));
+	memcpy(k->src, ip + 8, 16);
+	memcpy(k->dst, ip + 24, 16);
+	for (n = 0; ip6_is_ext(next) && n < IP6_EXT_HEADERS_MAX && at + 8 <= len; n++) {
+		uint8_t after = ip[at];
+
+		if (next == IP6_NEXT_FRAGMENT) {
+			later = (ip[at + 2] << 8 | (ip[at + 3] & 0xf8)) != 0;
+			at += 8;
+		} else {
+			at += (ip[at + 1] + 1) * 8u;
+		}
+		next = after;
+		if (later)
+			break;
+	}
+	k->proto = next;
+	if (!later && !ip6_is_ext(next))
+		l4_fields(next, IP6_NEXT_ICMP, ip, at, len, k->sport, k->dport, k->l4);
+}
+
+static void take_sample(unsigned int worker, const struct dp_acl *a, uint32_t e, uint16_t port,
+			uint8_t dir, const void *key)
+{
+	typeof(samples[0]) *r = &samples[worker];
+	uint64_t now = rte_rdtsc(), interval = rte_get_tsc_hz() / DP_ACL_LOG_RATE;
+	uint64_t tat = r->tat > now ? r->tat : now;
+	struct dp_acl_sample *s;
+
+	if (tat - now > interval * DP_ACL_LOG_RATE ||
+	    r->head - __atomic_load_n(&r->tail, __ATOMIC_ACQUIRE) >= SAMPLES)
+		return;
+	r->tat = tat + interval;
+	s = &r->s[r->head % SAMPLES];
+	memcpy(s->acl, a->name, sizeof(s->acl));
+	s->seq = e < a->nb ? a->seq[e] : 0;
+	s->port = port;
+	s->family = a->family;
+	s->dir = dir;
+	s->permit = a->verdict[e] & DP_ACL_V_PERMIT;
+	if (a->family == DP_ACL_IPV4)
+		memcpy(&s->k4, key, sizeof(s->k4));
+	else
+		memcpy(&s->k6, key, sizeof(s->k6));
+	__atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
+}
+
+unsigned int dp_acl_samples(struct dp_acl_sample *out, unsigned int max)
+{
+	unsigned int w, n = 0;
+
+	for (w = 0; w < DP_MAX_WORKERS && n < max; w++) {
+		typeof(samples[0]) *r = &samples[w];
+		uint32_t head = __atomic_load_n(&r->head, __ATOMIC_ACQUIRE), tail = r->tail;
+
+		while (tail != head && n < max)
+			out[n++] = r->s[tail++ % SAMPLES];
+		__atomic_store_n(&r->tail, tail, __ATOMIC_RELEASE);
+	}
+	return n;
+}
+
+void dp_acl_classify(unsigned int worker, uint8_t family, uint8_t dir, struct dp_acl *const *acl,
+		     const uint16_t *port, const void *const *keys, uint16_t n, bool *deny)
+{
+	const uint8_t *data[RTE_GRAPH_BURST_SIZE];
+	uint32_t res[RTE_GRAPH_BURST_SIZE];
+	uint16_t idx[RTE_GRAPH_BURST_SIZE];
+	bool done[RTE_GRAPH_BURST_SIZE];
+	uint16_t i, j, k, cnt;
+
+	RTE_SET_USED(family);
+	for (i = 0; i < n; i++) {
+		deny[i] = false;
+		done[i] = acl[i] == NULL;
+	}
+	/* one classify call for each list in the vector, its packets together */
+	for (i = 0; i < n; i++) {
+		struct dp_acl *a = acl[i];
+		uint64_t *hits;
+
+		if (done[i])
+			continue;
+		for (j = i, cnt = 0; j < n; j++)
+			if (!done[j] && acl[j] == a) {
+				data[cnt] = keys[j];
+				idx[cnt++] = j;
+				done[j] = true;
+			}
+		rte_acl_classify(a->ctx, data, res, cnt, 1);
+		hits = &a->hits[worker * a->stride];	/* a row each worker dp_acl_init named */
+		for (k = 0; k < cnt; k++) {
+			uint32_t e = res[k] ? res[k] - 1 : a->nb;
+			uint8_t v = a->verdict[e];
+
+			hits[e]++;
+			deny[idx[k]] = !(v & DP_ACL_V_PERMIT);
+			if (unlikely(v & DP_ACL_V_LOG))
+				take_sample(worker, a, e, port[idx[k]], dir, data[k]);
+		}
+	}
+}
+
+void dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **objs,
+		   const uint16_t *sel, struct dp_acl *const *acl, const uint16_t *port, uint16_t n,
+		   bool long_path, rte_edge_t *nexts, rte_edge_t drop)
+{
+	union {
+		struct dp_acl4_key k4;
+		struct dp_acl6_key k6;
+	} keys[RTE_GRAPH_BURST_SIZE];
+	const void *kp[RTE_GRAPH_BURST_SIZE] = { NULL };
+	bool deny[RTE_GRAPH_BURST_SIZE];
+	uint16_t i;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = objs[sel[i]];
+		uint32_t l3 = long_path ? m->l2_len : sizeof(struct rte_ether_hdr);
+		const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, l3);
+
+		if (family == DP_ACL_IPV4)
+			dp_acl4_key(ip, m->data_len - l3, &keys[i].k4);
+		else
+			dp_acl6_key(ip, m->data_len - l3, &keys[i].k6);
+		kp[i] = &keys[i];
+	}
+	dp_acl_classify(worker, family, dir, acl, port, kp, n, deny);
+	for (i = 0; i < n; i++)
+		if (deny[i])
+			nexts[sel[i]] = drop;
+}
