@@ -11,6 +11,7 @@
 #include "controlplane/metrics/metrics.h"
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
+#include "dataplane/acl/acl.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/punt/node_sink.h"
@@ -152,6 +153,41 @@ static void sinks(struct outbuf *ob, const char *name, const char *help, const c
 		ob_printf(ob, "%s_total{%s=\"%s\"} %lu\n", name, label, d->node, dp_node_objs(d->node));
 }
 
+/* The entries of every list bound to an interface (each list once), and its implicit ones. */
+static void access_lists(struct outbuf *ob)
+{
+	static const char *const implicit6[DP_ACL6_IMPLICIT] = { "implicit_nd_ns", "implicit_nd_na" };
+	struct dp_acl *seen[DP_ACL_FAMILIES * DP_ACL_DIRS * DP_MAX_PORTS];
+	unsigned int n = 0, f, d, p, k, i;
+
+	family(ob, "tern_acl_matches", "counter",
+	       "Packets each entry of a bound access list matched (seq: the entry's number, or its implicit entries)");
+	for (f = 0; f < DP_ACL_FAMILIES; f++)
+		for (d = 0; d < DP_ACL_DIRS; d++)
+			for (p = 0; p < DP_MAX_PORTS; p++) {
+				struct dp_acl *a = dp_acl_bound[f][d][p];
+
+				/* cppcheck-suppress uninitvar ; the first n are set */
+				for (k = 0; k < n && seen[k] != a; k++)
+					;
+				if (a == NULL || k < n)
+					continue;
+				seen[n++] = a;
+				for (i = 0; i <= a->nb; i++) {
+					const char *fam = a->family == DP_ACL_IPV4 ? "ip" : "ipv6";
+
+					ob_printf(ob, "tern_acl_matches_total{family=\"%s\",acl=\"%s\",seq=\"", fam,
+						  a->name);
+					if (i < a->nb_user)
+						ob_printf(ob, "%u", a->seq[i]);
+					else
+						ob_printf(ob, "%s", i == a->nb ? "implicit_deny" :
+							  implicit6[i - a->nb_user]);
+					ob_printf(ob, "\"} %lu\n", dp_acl_hits(a, i));
+				}
+			}
+}
+
 static void tables(struct outbuf *ob)
 {
 	const struct nl_stats *ns = netlink_stats();
@@ -222,6 +258,7 @@ void metrics_render(struct outbuf *ob)
 	sinks(ob, "tern_drops", "Packets dropped, by reason", "reason", dp_drop_reasons);
 	sinks(ob, "tern_punts", "Packets punted to the kernel, by reason", "reason", dp_punt_reasons);
 	sinks(ob, "tern_icmp_errors", "ICMP errors the dataplane built, by kind", "kind", dp_icmp_errors);
+	access_lists(ob);
 	tables(ob);
 	ob_printf(ob, "# EOF\n");
 }

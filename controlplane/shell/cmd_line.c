@@ -71,7 +71,7 @@ int cmd_line(struct outbuf *out, enum cmd_mode mode, const char *head, const str
 
 	if (c == NULL)
 		return -EINVAL;
-	if (mode == CMD_MODE_CONFIG_IF || mode == CMD_MODE_CONFIG_CP)
+	if (cmd_mode_is_sub(mode))
 		ob_printf(out, " ");
 	for (t = 0; t < c->ntok; t++) {
 		const char *word = c->tok[t].text;

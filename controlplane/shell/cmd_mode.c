@@ -22,8 +22,7 @@ static int cmd_configure(struct cmd_ctx *ctx)
 
 static int cmd_exit(struct cmd_ctx *ctx)
 {
-	ctx->s->mode = ctx->s->mode == CMD_MODE_CONFIG_IF || ctx->s->mode == CMD_MODE_CONFIG_CP ?
-		       CMD_MODE_CONFIG : CMD_MODE_EXEC;
+	ctx->s->mode = cmd_mode_is_sub(ctx->s->mode) ? CMD_MODE_CONFIG : CMD_MODE_EXEC;
 	return 0;
 }
 
@@ -267,6 +266,10 @@ const struct cmd_def cmd_mode_table[] = {
 	{ CMD_MODE_CONFIG_IF, "end", "Leave configuration mode", cmd_end, 0 },
 	{ CMD_MODE_CONFIG_CP, "exit", "Leave control-plane mode", cmd_exit, 0 },
 	{ CMD_MODE_CONFIG_CP, "end", "Leave configuration mode", cmd_end, 0 },
+	{ CMD_MODE_CONFIG_ACL, "exit", "Leave the access list's mode", cmd_exit, 0 },
+	{ CMD_MODE_CONFIG_ACL, "end", "Leave configuration mode", cmd_end, 0 },
+	{ CMD_MODE_CONFIG_ACL6, "exit", "Leave the access list's mode", cmd_exit, 0 },
+	{ CMD_MODE_CONFIG_ACL6, "end", "Leave configuration mode", cmd_end, 0 },
 	{ CMD_MODE_CONFIG_IF, "ip address A.B.C.D/M", "Add an IPv4 address", cmd_ip_address, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "no ip address A.B.C.D/M", "Remove an IPv4 address", cmd_no_ip_address, CMD_F_CONFIG },
 	{ CMD_MODE_CONFIG_IF, "ipv6 address address:X:X::X:X/M", "Add an IPv6 address", cmd_ipv6_address, CMD_F_CONFIG },

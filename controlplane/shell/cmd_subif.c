@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "controlplane/mirror/netlink.h"
+#include "controlplane/shell/acls.h"
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/counters.h"
 #include "controlplane/shell/iface.h"
@@ -97,6 +98,7 @@ static int cmd_no_interface(struct cmd_ctx *ctx)
 	if (routes)
 		TERN_LOG(rib, NOTICE, "%u routes through the removed sub-interface flushed", routes);
 	iface_set_description(p->name, "");
+	acl_iface_removed(index);
 	dp_vlan_del(index);
 	return 0;
 }

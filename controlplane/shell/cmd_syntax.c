@@ -121,7 +121,7 @@ static void tok_set(struct tok *t, const char *word, const struct tok *before)
 	}
 }
 
-#define SPANS_MAX (2 * CMD_MAX_WORDS)
+#define SPANS_MAX (4 * CMD_MAX_WORDS)	/* words and marks: [ ] ( ) | */
 
 /*
  * Every way of saying a syntax. todo[0..ntodo) are the spans of words still to say, the last

@@ -10,7 +10,8 @@
 
 static const char *const mode_names[CMD_MODE_MAX] = {
 	[CMD_MODE_EXEC] = "exec", [CMD_MODE_CONFIG] = "config", [CMD_MODE_CONFIG_IF] = "config-if",
-	[CMD_MODE_CONFIG_CP] = "config-cp",
+	[CMD_MODE_CONFIG_CP] = "config-cp", [CMD_MODE_CONFIG_ACL] = "config-acl",
+	[CMD_MODE_CONFIG_ACL6] = "config-ipv6-acl",
 };
 
 static int cmd_show_users(struct cmd_ctx *ctx)

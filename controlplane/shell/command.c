@@ -14,7 +14,8 @@ static const struct cmd_def *const all_tables[] = { cmd_mode_table, cmd_show_tab
 						     cmd_exception_table, cmd_consistency_table, cmd_config_table,
 						     cmd_tools_table, cmd_logging_table, cmd_trace_table,
 						     cmd_workers_table, cmd_resources_table, cmd_users_table,
-						     cmd_subif_table, cmd_ipv6_table, cmd_copp_table, NULL };
+						     cmd_subif_table, cmd_ipv6_table, cmd_copp_table, cmd_acl_table,
+						     NULL };
 static struct compiled *cmds;
 static int nb_cmds;
 static char *syntax_copies;
@@ -107,7 +108,8 @@ void cmd_session_init(struct cmd_session *s, uid_t uid, bool privileged)
 
 void cmd_prompt(const struct cmd_session *s, char *buf, size_t len)
 {
-	static const char *const suffix[CMD_MODE_MAX] = { "", "(config)", "(config-if)", "(config-cp)" };
+	static const char *const suffix[CMD_MODE_MAX] = { "", "(config)", "(config-if)", "(config-cp)",
+							   "(config-acl)", "(config-ipv6-acl)" };
 
 	snprintf(buf, len, "%s%s%c", cmd_hostname, suffix[s->mode], s->privileged ? '#' : '>');
 }
@@ -421,8 +423,8 @@ static int execute(struct cmd_session *s, const char *line, bool json, struct ou
 		return rc;
 	}
 	rc = match(mode, words, n, &r, out);
-	/* like vtysh: a config command typed in interface or control-plane mode leaves it */
-	if (rc < 0 && (mode == CMD_MODE_CONFIG_IF || mode == CMD_MODE_CONFIG_CP)) {
+	/* like vtysh: a config command typed in a mode within configuration mode leaves it */
+	if (rc < 0 && cmd_mode_is_sub(mode)) {
 		struct match_result r2;
 		struct outbuf scratch;
 

@@ -26,6 +26,8 @@ enum cmd_mode {
 	CMD_MODE_CONFIG,
 	CMD_MODE_CONFIG_IF,
 	CMD_MODE_CONFIG_CP,	/* control-plane */
+	CMD_MODE_CONFIG_ACL,	/* ip access-list NAME */
+	CMD_MODE_CONFIG_ACL6,	/* ipv6 access-list NAME */
 	CMD_MODE_MAX,
 };
 
@@ -44,6 +46,7 @@ struct cmd_session {
 	bool jobs_allowed;	/* the caller can wait for a job (the API server can) */
 	struct cmd_job job;
 	char ifname[16];
+	char acl[32];		/* the access list of CMD_MODE_CONFIG_ACL and _ACL6 */
 	bool privileged;	/* may configure */
 	uid_t uid;
 	char user[32];
@@ -90,6 +93,14 @@ extern const struct cmd_def cmd_users_table[];
 extern const struct cmd_def cmd_subif_table[];
 extern const struct cmd_def cmd_ipv6_table[];
 extern const struct cmd_def cmd_copp_table[];
+extern const struct cmd_def cmd_acl_table[];
+
+/* Whether a mode is one within configuration mode (an interface's, control-plane, a list's),
+ * which exit leaves for configuration mode. */
+static inline bool cmd_mode_is_sub(enum cmd_mode m)
+{
+	return m >= CMD_MODE_CONFIG_IF;
+}
 
 /* cmd_show.c's, shared with cmd_ipv6.c: an interface's administrative state in words, and the
  * neighbour table of one family (AF_INET or AF_INET6). */

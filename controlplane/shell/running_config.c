@@ -10,6 +10,7 @@
 #include <linux/rtnetlink.h>
 
 #include "controlplane/mirror/rib.h"
+#include "controlplane/shell/acls.h"
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/running_config.h"
@@ -83,6 +84,7 @@ static void interface_section(struct outbuf *out, unsigned int i)
 		snprintf(mtu, sizeof(mtu), "%u", p->conf_mtu);
 		cmd_line(out, CMD_MODE_CONFIG_IF, "mtu", &(struct cmd_word){ "mtu", mtu }, 1);
 	}
+	acl_iface_running_config(out, i);
 	if (!p->admin_up)
 		cmd_line(out, CMD_MODE_CONFIG_IF, "shutdown", NULL, 0);
 	ob_printf(out, "!\n");
@@ -188,6 +190,7 @@ void running_config(struct outbuf *out)
 		ob_printf(out, "!\n");
 	}
 	copp_running_config(out);
+	acl_running_config(out);
 	DP_FOREACH_IFACE(i)
 		interface_section(out, i);
 	static_routes(out);
@@ -242,7 +245,8 @@ static int parse_items(const char *text, struct items *it)
 			;
 		if (*s == '\0' || *s == '!' || *s == '#' || strcmp(s, "end") == 0)
 			continue;
-		if (strncmp(s, "interface ", 10) == 0 || strcmp(s, "control-plane") == 0) {
+		if (strncmp(s, "interface ", 10) == 0 || strcmp(s, "control-plane") == 0 ||
+		    strncmp(s, "ip access-list ", 15) == 0 || strncmp(s, "ipv6 access-list ", 17) == 0) {
 			snprintf(section, sizeof(section), "%.63s", s);
 			continue;
 		}
@@ -262,11 +266,19 @@ static int parse_items(const char *text, struct items *it)
 		sscanf(s, "%63s", word);
 		for (k = 0; one_value[k] && strcmp(one_value[k], word) != 0; k++)
 			;
-		if (strcmp(word, "class") == 0) {	/* one value each class: its key "class NAME" */
+		if (strcmp(word, "class") == 0 || strcmp(word, "seq") == 0) {
+			/* one value each class, each list's entry: its key "class NAME", "seq N" */
 			char name[32] = "";
 
 			sscanf(s, "%*s %31s", name);
-			snprintf(i->key, sizeof(i->key), "%s|class %s", section, name);
+			snprintf(i->key, sizeof(i->key), "%s|%s %s", section, word, name);
+		} else if (strncmp(s, "ip access-group ", 16) == 0 ||
+			   strncmp(s, "ipv6 traffic-filter ", 20) == 0) {
+			/* one list each family and direction: its key without the name */
+			char w2[32] = "", dir[8] = "";
+
+			sscanf(s, "%*s %31s %*s %7s", w2, dir);
+			snprintf(i->key, sizeof(i->key), "%s|%s %s %s", section, word, w2, dir);
 		} else {
 			snprintf(i->key, sizeof(i->key), "%s|%s", section, one_value[k] ? word : s);
 		}
@@ -302,6 +314,8 @@ static void negate(const char *line, char *out, size_t len)
 		snprintf(out, len, "no arp %s", w2);
 	else if (strcmp(w1, "class") == 0)
 		snprintf(out, len, "no class %s", w2);
+	else if (strcmp(w1, "seq") == 0)
+		snprintf(out, len, "no seq %s", w2);
 	else if (strcmp(w1, "ip") == 0 && strcmp(w2, "route") == 0 && strstr(line, " weight ") != NULL)
 		snprintf(out, len, "no %.*s", (int)(strstr(line, " weight ") - line), line);
 	else

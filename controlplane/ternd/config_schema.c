@@ -35,6 +35,7 @@ const struct config_section config_sections[] = {
 	{ "fib", NULL, "The forwarding table." },
 	{ "fib6", NULL, "The IPv6 forwarding table." },
 	{ "neighbours", NULL, "The neighbours mirrored from the kernel." },
+	{ "acl", NULL, "Access lists (ip access-list, ipv6 access-list in the shell), compiled by DPDK's classifier (rte_acl)." },
 	{ "memif", NULL, "What a memif server port accepts from its peers." },
 	{ "netlink", NULL, "The kernel mirror." },
 	{ "exception", NULL, "The exception service between the workers and the kernel." },
@@ -100,6 +101,9 @@ const struct config_key config_keys[] = {
 
 	{ "neighbours", "max", CFG_UINT, 1024, 1u << 20, "65536", NULL, CFG(max_neighbours),
 	  "neighbours mirrored from the kernel; beyond it a neighbour is refused and counted (show memory, show netlink).", NULL },
+
+	{ "acl", "memory_mb", CFG_UINT, 1, 1024, "64", NULL, CFG(acl_memory_mb),
+	  "MiB the classifier may take for one access list; a change to a bound list that would need more is refused with a sentence and the list stays as it was (64 MiB hold 8 000 entries of random prefixes and port ranges).", NULL },
 
 	{ "memif", "peer_memory", CFG_CHOICE, 0, 0, "sealed", NULL, CFG(memif_accept_unsealed),
 	  "sealed: a memif server port maps a peer's region only from a file at least its size and sealed against shrinking (F_SEAL_SHRINK), as the memfds of DPDK's memif PMD and libmemif are; any other is refused, logged and counted. any: also files that may shrink, such as the hugepage files a DPDK zero-copy client offers: only for peers trusted not to cut them (a local traffic generator).", "sealed|any" },

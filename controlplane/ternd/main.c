@@ -24,6 +24,7 @@
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/cmd_config.h"
+#include "controlplane/shell/acls.h"
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/statics.h"
 #include "controlplane/shell/store.h"
@@ -34,6 +35,7 @@
 #include "controlplane/ternd/last_stop.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/l2/bond.h"
+#include "dataplane/acl/acl.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/fib6.h"
@@ -217,6 +219,7 @@ static int dataplane_start(char *err, size_t errlen)
 	unsigned int i, r;
 	int rc;
 
+	dp_acl_init(cfg.nb_workers, cfg.acl_memory_mb);
 	if ((rc = dp_rcu_init(cfg.nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
 	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(cfg.nb_workers)) < 0) {
 		snprintf(err, errlen, "cannot set up the dataplane tables: %s", strerror(-rc));
@@ -373,6 +376,7 @@ static void tick(void)
 	dp_rcu_reclaim();
 	statics_tick();		/* after a link or address change: what the kernel dropped goes back */
 	cmd_trace_tick();
+	acl_log_tick();
 	rates_tick();
 	api_server_tick();
 	metrics_server_tick();

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Fuzz target: any line through the command grammar's matcher and completer, in every
- * mode; and a line that starts with a prefix of "show" is run, in text and JSON, against
- * tables that hold a few of each kind (routes, an ECMP group, neighbours, addresses).
+ * mode; a line that starts with a prefix of "show" is run, in text and JSON, against
+ * tables that hold a few of each kind (routes, an ECMP group, neighbours, addresses); and
+ * every line is run in both access-list modes (entries parsed and kept, then the list
+ * removed, so that each input starts from none).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -86,6 +88,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(s.ifname, sizeof(s.ifname), "dp0");
 		cmd_validate(&s, line, &out);
 		cmd_complete(&s, line, &out);
+	}
+	for (mode = CMD_MODE_CONFIG_ACL; mode <= CMD_MODE_CONFIG_ACL6; mode++) {
+		cmd_session_init(&s, 0, true);
+		s.mode = mode;
+		snprintf(s.acl, sizeof(s.acl), "fuzz");
+		ob_reset(&out);
+		cmd_execute(&s, line, false, &out);
+		s.mode = CMD_MODE_CONFIG;
+		cmd_execute(&s, mode == CMD_MODE_CONFIG_ACL ? "no ip access-list fuzz" :
+			    "no ipv6 access-list fuzz", false, &out);
 	}
 	if (is_show(line) && strstr(line, "consistency") == NULL) {
 		/* the consistency check dumps the kernel's tables: too slow for a fuzzer */

@@ -9,8 +9,9 @@ over ports dp0 (198.18.0.1/24), dp1 (198.18.1.1/24) and dp2: a hostname, descrip
 extra addresses, MTUs, a shut port, static routes of every kind the shell takes (via a
 gateway, out of an interface, blackhole, unreachable, prohibit; with and without a
 distance; ECMP made of several lines, with weights) and static ARP entries, and the same
-for IPv6 (ipv6 address, ipv6 route with global and link-local gateways, ipv6 neighbor), and
-control-plane policing classes.
+for IPv6 (ipv6 address, ipv6 route with global and link-local gateways, ipv6 neighbor),
+control-plane policing classes, and access lists of both families (every kind of entry, as
+the running-config spells it) bound to the ports, one binding naming a list there is not.
 Every line is one ternd must accept; the same seed gives the same configuration.
 """
 import ipaddress
@@ -130,7 +131,74 @@ def main():
         for cls in rnd.sample(["routing", "neighbour", "management", "icmp", "resolve", "other"], rnd.randrange(1, 4)):
             out.append(f"class {cls} rate {rnd.randrange(100, 99999)} burst {rnd.randrange(1, 4999)}")
         out.append("exit")
+    out += access_lists(rnd)
     print("\n".join(out))
+
+
+def acl_addr(rnd, v6):
+    """any, host ADDRESS or PREFIX/LEN, as the running-config writes them."""
+    k = rnd.randrange(3)
+    if k == 0:
+        return "any"
+    if v6:
+        a = ipaddress.IPv6Address((0x20010002 << 96) | rnd.getrandbits(80))
+        if k == 1:
+            return f"host {a}"
+        plen = rnd.choice((48, 56, 64, 96, 127))
+        return str(ipaddress.IPv6Network(f"{a}/{plen}", strict=False))
+    a = ipaddress.IPv4Address((198 << 24) | (18 << 16) | rnd.getrandbits(17))
+    if k == 1:
+        return f"host {a}"
+    return str(ipaddress.IPv4Network(f"{a}/{rnd.choice((8, 15, 16, 24, 30, 31))}", strict=False))
+
+
+def acl_ports(rnd):
+    k = rnd.randrange(3)
+    if k == 0:
+        return ""
+    lo = rnd.randrange(65535)
+    if k == 1:
+        return f" eq {lo}"
+    return f" range {lo} {rnd.randrange(lo + 1, 65536)}"
+
+
+def access_lists(rnd):
+    out, names = [], {4: [], 6: []}
+    for i in range(rnd.randrange(4)):
+        v6 = rnd.random() < 0.4
+        name = rnd.choice(["edge", "in-filter", "mgmt_v", "cust.1"]) + str(i)
+        names[6 if v6 else 4].append(name)
+        out.append(f"{'ipv6' if v6 else 'ip'} access-list {name}")
+        for seq in sorted(rnd.sample(range(1, 2000), rnd.randrange(1, 8))):
+            action = rnd.choice(("permit", "deny"))
+            proto = rnd.choice(("any", "tcp", "udp", "icmp", "number"))
+            src, dst = acl_addr(rnd, v6), acl_addr(rnd, v6)
+            log = " log" if rnd.random() < 0.2 else ""
+            if proto == "any":
+                line = f"{action} {'ipv6' if v6 else 'ip'} {src} {dst}"
+            elif proto == "number":
+                line = f"{action} {rnd.choice((0, 2, 47, 50, 89, 103, 112, 132, 255))} {src} {dst}"
+            elif proto == "icmp":
+                icmp = ""
+                if rnd.random() < 0.6:
+                    icmp = f" type {rnd.randrange(256)}"
+                    if rnd.random() < 0.5:
+                        icmp += f" code {rnd.randrange(256)}"
+                line = f"{action} icmp {src} {dst}{icmp}"
+            else:
+                line = f"{action} {proto} {src}{acl_ports(rnd)} {dst}{acl_ports(rnd)}"
+            out.append(f"seq {seq} {line}{log}")
+        out.append("exit")
+    for port in ("dp0", "dp1", "dp2"):
+        lines = []
+        for fam, word in ((4, "ip access-group"), (6, "ipv6 traffic-filter")):
+            for d in ("in", "out"):
+                if rnd.random() < 0.3:
+                    pick = names[fam] + ["nosuchlist"] if names[fam] else ["nosuchlist"]
+                    lines.append(f"{word} {rnd.choice(pick)} {d}")
+        if lines:
+            out += [f"interface {port}"] + lines + ["exit"]
+    return out
 
 
 if __name__ == "__main__":
