@@ -12,6 +12,7 @@
 #include <rte_eal.h>
 
 #include "bench/args.h"
+#include "dataplane/acl/acl.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
 #include "dataplane/harness/pipeline.h"
@@ -22,6 +23,50 @@
 #include "dataplane/fib/fib6.h"
 #include "dataplane/trace.h"
 
+/*
+ * An ingress access list of n entries on port 0, where the stream arrives: n - 1 that deny
+ * TCP or UDP from sources in 203.0.0.0/8 (none of the stream's) to random prefixes and port
+ * ranges, then one that permits everything, so that every packet is classified against the
+ * whole list and forwarded. Returns the list, or NULL with why on stderr.
+ */
+static struct dp_acl *ingress_list(unsigned int n, bool ipv6, uint64_t *state)
+{
+	uint8_t family = ipv6 ? DP_ACL_IPV6 : DP_ACL_IPV4;
+	struct dp_acl_entry *e = calloc(n, sizeof(*e));
+	struct dp_acl *a = NULL;
+	char err[200];
+	unsigned int i, k;
+
+	if (e == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		e[i].seq = i + 1;
+		e[i].sport_hi = e[i].dport_hi = UINT16_MAX;
+		if (i == n - 1) {
+			e[i].permit = e[i].any_proto = true;
+			break;
+		}
+		e[i].proto = (uint32_t)routes_rand(state) & 1 ? 6 : 17;
+		for (k = 0; k < 16; k++) {
+			e[i].src[k] = (uint32_t)routes_rand(state);
+			e[i].dst[k] = (uint32_t)routes_rand(state);
+		}
+		e[i].src[0] = ipv6 ? 0x20 : 203;
+		e[i].src[1] = ipv6 ? 0x03 : e[i].src[1];	/* 2003::/16 */
+		e[i].src_len = ipv6 ? 48 + (uint32_t)routes_rand(state) % 81 : 8 + (uint32_t)routes_rand(state) % 25;
+		e[i].dst_len = ipv6 ? 32 + (uint32_t)routes_rand(state) % 97 : 8 + (uint32_t)routes_rand(state) % 25;
+		e[i].l4 = true;
+		e[i].dport_lo = (uint32_t)routes_rand(state) % 60000;
+		e[i].dport_hi = e[i].dport_lo + (uint32_t)routes_rand(state) % 5000;
+	}
+	if (dp_acl_build(family, "bench", e, n, &a, err, sizeof(err)) < 0)
+		fprintf(stderr, "tern-bench pipeline: %s\n", err);
+	else
+		dp_acl_bind(0, family, DP_ACL_IN, a);
+	free(e);
+	return a;
+}
+
 int pipeline_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -29,9 +74,10 @@ int pipeline_cmd(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' }, { "json", no_argument, NULL, 'j' },
 		{ "workers", required_argument, NULL, 'w' }, { "cpus", required_argument, NULL, 'c' },
 		{ "trace-armed", no_argument, NULL, 'T' }, { "hugepages", no_argument, NULL, 'H' },
-		{ "ipv6", no_argument, NULL, '6' }, { 0 },
+		{ "ipv6", no_argument, NULL, '6' }, { "acl", required_argument, NULL, 'a' }, { 0 },
 	};
-	unsigned int routes = 1000, flows = 65536, workers = 1, i;
+	unsigned int routes = 1000, flows = 65536, workers = 1, acl = 0, i;
+	struct dp_acl *list = NULL;
 	unsigned long n;
 	bool huge = false, ipv6 = false;
 	uint8_t (*prefixes6)[16] = NULL, (*dsts6)[16] = NULL;
@@ -76,9 +122,15 @@ int pipeline_cmd(int argc, char **argv)
 		case 'T': trace = true; break;
 		case 'H': huge = true; break;
 		case '6': ipv6 = true; break;
+		case 'a':
+			if (arg_count(optarg, 1, DP_ACL_ENTRIES_MAX, &n) < 0)
+				return fprintf(stderr, "tern-bench pipeline: --acl '%s': expected 1 to %u entries\n",
+					       optarg, DP_ACL_ENTRIES_MAX), 2;
+			acl = n;
+			break;
 		default:
 			fprintf(stderr, "usage: tern-bench pipeline [--routes N] [--flows N] [--seconds S] "
-				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--ipv6] [--json]\n");
+				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--ipv6] [--acl N] [--json]\n");
 			return 2;
 		}
 	}
@@ -133,6 +185,8 @@ int pipeline_cmd(int argc, char **argv)
 			dsts[i] = routes_pick_address(prefixes, lens, routes, &state);
 		pipeline_stream(frame, gen_build_frame(&gp, &src, 0, 0, 0, frame), dsts, flows);
 	}
+	if (acl && (list = ingress_list(acl, ipv6, &state)) == NULL)
+		goto out;
 	/* a trace armed on dp1, where nothing arrives: every node runs its trace hook, none picks */
 	if (trace && dp_trace_arm(1, 1) < 0) {
 		fprintf(stderr, "tern-bench pipeline: cannot arm the trace\n");
@@ -163,11 +217,11 @@ int pipeline_cmd(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		printf("{\"family\": \"%s\", \"frame_size\": %u, \"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
+		printf("{\"family\": \"%s\", \"acl_entries\": %u, \"frame_size\": %u, \"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
 		       "\"insert_per_s\": %.0f, \"withdraw_s\": %.3f, \"load_publish_s\": %.3f, "
 		       "\"load_level_s\": %.3f, \"pipeline_cycles_per_packet\": %.1f, "
 		       "\"walk_mpps\": %.3f, \"packets\": %lu, \"forwarded\": %lu, \"worker_mpps\": [",
-		       ipv6 ? "ipv6" : "ipv4", gp.frame_size, routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
+		       ipv6 ? "ipv6" : "ipv4", acl, gp.frame_size, routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
 		       (double)cycles / packets, mpps, packets, forwarded);
 		for (i = 0; i < workers; i++)
 			printf("%s%.3f", i ? ", " : "", injected[i] / run_s / 1e6);
@@ -189,6 +243,10 @@ int pipeline_cmd(int argc, char **argv)
 	}
 	ret = 0;
 out:
+	if (list != NULL) {
+		dp_acl_bind(0, ipv6 ? DP_ACL_IPV6 : DP_ACL_IPV4, DP_ACL_IN, NULL);
+		dp_acl_free(list);	/* the workers have stopped */
+	}
 	free(prefixes);
 	free(prefixes6);
 	free(lens);
