@@ -103,7 +103,7 @@ TERND_STATIC_LIBS := -Wl,--whole-archive \
 # ring ports) and the C library linked in, to run on machines without DPDK.
 STATIC_DPDK := -Wl,--whole-archive -l:librte_bus_vdev.a -l:librte_net_null.a \
 	-l:librte_net_memif.a -l:librte_net_ring.a -l:librte_mempool_ring.a -Wl,--no-whole-archive \
-	-Wl,--start-group -l:librte_graph.a -l:librte_lpm.a -l:librte_fib.a -l:librte_rib.a \
+	-Wl,--start-group -l:librte_graph.a -l:librte_acl.a -l:librte_lpm.a -l:librte_fib.a -l:librte_rib.a \
 	-l:librte_hash.a -l:librte_ethdev.a -l:librte_meter.a -l:librte_net.a -l:librte_mbuf.a \
 	-l:librte_mempool.a -l:librte_rcu.a -l:librte_ring.a -l:librte_eal.a -l:librte_telemetry.a \
 	-l:librte_kvargs.a -l:librte_cfgfile.a -l:librte_pci.a -l:librte_net_bond.a -Wl,--end-group \

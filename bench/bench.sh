@@ -24,8 +24,12 @@
 # tern6 and l3fwd6 forward IPv6/UDP frames (82 bytes: the generator's smallest with its stamp;
 # --ipv6 of tern-bench compare) over the same kind of table, 1000 /64s (or the 220 000
 # prefixes) that carry no traffic and the routes in use, in RFC 5180's 2001:2::/48.
-# CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, tern-vlan, tern6, l3fwd,
-# l3fwd6, testpmd).
+# tern-acl forwards as tern with an ingress access list of ACL_ENTRIES (1000) entries on both
+# ports (bench/acl_rules.py: every frame classified against all of them and forwarded), and
+# l3fwd-acl is DPDK's l3fwd in its ACL mode (--lookup acl) with the same entries as its deny
+# rules and the same routes as its route rules: one classification a frame finds both.
+# CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, tern-vlan, tern-acl,
+# tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd).
 # All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does
 # (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
@@ -41,10 +45,11 @@ FLOWS=${FLOWS:-1024}
 SIZE=${SIZE:-64}
 OUT=${OUT:-$BUILD/bench}
 TABLE=${TABLE:-1k}
-# tern-vlan (tagged frames between sub-interfaces) with the 1k table only: the tag's cost is
-# per frame, and a second 1M-route load would double the 1M run's setup
-[ "$TABLE" = 1m ] || VLAN_CONTENDER=tern-vlan
-CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} tern6 l3fwd l3fwd6 testpmd}
+# tern-vlan (tagged frames between sub-interfaces) and the access lists with the 1k table only:
+# their cost is per frame, and a second 1M-route load would double the 1M run's setup
+[ "$TABLE" = 1m ] || { VLAN_CONTENDER=tern-vlan ACL_CONTENDERS="tern-acl l3fwd-acl"; }
+CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} tern6 l3fwd ${ACL_CONTENDERS:-} l3fwd6 testpmd}
+ACL_ENTRIES=${ACL_ENTRIES:-1000}
 # The generator: make bench passes the statically linked tern-bench (no PLT calls, no
 # __tls_get_addr for every mempool access), the same for every contender.
 # shellcheck disable=SC2206
@@ -54,7 +59,7 @@ GEN_BIN=${GEN_BIN:-$BUILD/tern-bench}
 . "$ROOT/bench/lib.sh"
 bench_begin bench
 TOP=$DIR
-mkdir -p "$OUT" "$TOP/l3fwd" "$TOP/l3fwd6" "$TOP/testpmd"
+mkdir -p "$OUT" "$TOP/l3fwd" "$TOP/l3fwd-acl" "$TOP/l3fwd6" "$TOP/testpmd"
 # all contenders at once (1 GiB, 512 pages, each; tern6 and l3fwd6 2 GiB with the 220 000
 # IPv6 prefixes) and the generator
 BIG6=0
@@ -65,11 +70,11 @@ hugepages_reserve $((512 * ${#DUTS[@]} + BIG6 + 1024))
 # routes in use.
 ROUTES=$TOP/routes.txt
 if [ "$TABLE" = 1m ]; then
-	{ ! has l3fwd && ! has l3fwd6; } || l3fwd_build big || exit 1
+	{ ! has l3fwd && ! has l3fwd6 && ! has l3fwd-acl; } || l3fwd_build big || exit 1
 	"$BUILD/tern-bench" routes --count 1000000 | sort -u > "$ROUTES"
 	RESULTS=$OUT/results-1m.json
 else
-	{ ! has l3fwd && ! has l3fwd6; } || l3fwd_build || exit 1
+	{ ! has l3fwd && ! has l3fwd6 && ! has l3fwd-acl; } || l3fwd_build || exit 1
 	for i in $(seq 0 999); do
 		echo "198.18.$((128 + i / 8)).$(((i % 8) * 32))/27"
 	done > "$ROUTES"
@@ -83,6 +88,13 @@ NB_ROUTES=$(($(wc -l < "$ROUTES") + 1))
 	sed 's/^/R/; s/$/ 0/' "$ROUTES"
 } > "$TOP/l3fwd/l3fwd-v4.cfg"
 echo "R2001:200::/48 0" > "$TOP/l3fwd/l3fwd-v6.cfg"
+# l3fwd's ACL mode: the deny rules first (a rule's priority is its place in the file), then
+# the routes as rules on the destination alone
+has l3fwd-acl && {
+	/usr/bin/python3 "$ROOT/bench/acl_rules.py" "$ACL_ENTRIES" l3fwd
+	sed 's/^R\([^ ]*\) \(.*\)$/R0.0.0.0\/0 \1 0 : 65535 0 : 65535 0\/0 \2/' "$TOP/l3fwd/l3fwd-v4.cfg"
+} > "$TOP/l3fwd-acl/l3fwd-v4.cfg"
+echo "R0:0:0:0:0:0:0:0/0 2001:200:0:0:0:0:0:0/48 0 : 65535 0 : 65535 0/0 0" > "$TOP/l3fwd-acl/l3fwd-v6.cfg"
 # IPv6: 2001:2::/64 on port 0 (the generator's side), 2001:2:0:ff::/64 on port 1, its frames'
 # destinations 2001:2:0:1::/64 behind 2001:2:0:ff::2, and 1000 /64s that carry nothing (or
 # 220 000 BGP-shaped prefixes, none in 2001:2::/32)
@@ -105,8 +117,8 @@ echo "R198.18.0.0/24 0" > "$TOP/l3fwd6/l3fwd-v4.cfg"
 declare -A dpid
 # rx queues the generator polls on each contender: one (TERN_B_QUEUES=2 for an older tern-b
 # that sends what its kernel emits on a second queue)
-declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern6]=1 [l3fwd]=1
-		  [l3fwd6]=1 [testpmd]=1)
+declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern-acl]=1 [tern6]=1
+		  [l3fwd]=1 [l3fwd-acl]=1 [l3fwd6]=1 [testpmd]=1)
 declare -A VLAN=([tern-vlan]=100)
 declare -A IPV6=([tern6]=1 [l3fwd6]=1)
 
@@ -126,8 +138,9 @@ wait_kernel_routes() {	# NAME FAMILY N
 	echo "$1: ternd did not learn the table from its kernel"; return 1
 }
 
-start_ternd() {	# NAME NAMESPACE [VLAN]: a ternd with the table, its pid in dpid[NAME]
-	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1 vlan=${3:-} v6=${IPV6[$1]:-}
+start_ternd() {	# NAME NAMESPACE [VLAN] [MORE]: a ternd with the table, its pid in dpid[NAME];
+		# MORE, a command whose output is more configuration (after the routes)
+	local DIR=$TOP/$1 R=$2 DUT_PREFIX=tern-bench-dut-$1 vlan=${3:-} more=${4:-} v6=${IPV6[$1]:-}
 	local mem=$MEM_ARGS routes=1048576 TERND_FIB6_ROUTES=${TERND_FIB6_ROUTES:-}
 	mkdir -p "$DIR"
 	rm -f "$DIR"/memif*.sock	# left by one that died
@@ -141,6 +154,7 @@ start_ternd() {	# NAME NAMESPACE [VLAN]: a ternd with the table, its pid in dpid
 		memif_forwarding_commands "$vlan"
 		[ "$TABLE" = 1m ] || sed 's/$/ 198.18.0.2/; s/^/ip route /' "$ROUTES"
 		[ -z "$v6" ] || ipv6_forwarding_commands
+		[ -z "$more" ] || $more
 	} | tern -f - >/dev/null || { echo "$1: configuring ternd failed"; return 1; }
 	[ "$TABLE" = 1m ] || return 0
 	# through the kernel, as a routing daemon would
@@ -159,6 +173,19 @@ start_tern() { start_ternd tern "$R"; }
 start_tern-vlan() {
 	ip netns add "$R-vlan" 2>/dev/null && ip -n "$R-vlan" link set lo up
 	start_ternd tern-vlan "$R-vlan" "${VLAN[tern-vlan]}"
+}
+
+# tern with the access list on both ports; it must have reached the workers
+acl_commands() { /usr/bin/python3 "$ROOT/bench/acl_rules.py" "$ACL_ENTRIES" tern m0 m1; }
+start_tern-acl() {
+	local DIR=$TOP/tern-acl
+	ip netns add "$R-acl" 2>/dev/null && ip -n "$R-acl" link set lo up
+	start_ternd tern-acl "$R-acl" "" acl_commands || return 1
+	tern --json -c "show ip access-list bench" | /usr/bin/python3 -c '
+import json, sys
+a = json.load(sys.stdin)["access_lists"][0]
+sys.exit(0 if a["compiled"] and len(a["entries"]) == int(sys.argv[1]) else 1)' "$ACL_ENTRIES" ||
+		{ echo "tern-acl: the access list is not in force"; return 1; }
 }
 
 # tern forwarding IPv6, in a namespace of its own (the kernel takes a moment over each
@@ -193,6 +220,7 @@ start_l3fwd_named() {	# NAME: an l3fwd with the rule files in $TOP/NAME, its pid
 }
 
 start_l3fwd() { start_l3fwd_named l3fwd; }
+start_l3fwd-acl() { L3FWD_LOOKUP=acl start_l3fwd_named l3fwd-acl; }
 start_l3fwd6() {	# with the 220 000 IPv6 prefixes, memory for its LPM6 (1<<18 groups of 1 KiB)
 	local MEM_ARGS=$MEM_ARGS
 	[ "$TABLE" = 1m ] && MEM_ARGS=${MEM_ARGS/1024/2048}
@@ -233,6 +261,7 @@ bench_extra_cleanup() {
 	ip netns del "$BENCH_NETNS-b" 2>/dev/null
 	ip netns del "$BENCH_NETNS-vlan" 2>/dev/null
 	ip netns del "$BENCH_NETNS-v6" 2>/dev/null
+	ip netns del "$BENCH_NETNS-acl" 2>/dev/null
 }
 
 start_dut() {	# NAME: started, then held stopped
@@ -252,7 +281,7 @@ if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
 fi
 [ -n "$ZC" ] && export TERND_MEMIF_PEER_MEMORY=any
 for dut in "${DUTS[@]}"; do
-	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern6, l3fwd, l3fwd6, testpmd)"; exit 1; }
+	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern-acl, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd)"; exit 1; }
 	start_dut "$dut"
 done
 

@@ -197,11 +197,11 @@ tern() { "$BUILD/tern" -s "$DIR/ternd.sock" "$@"; }
 
 # l3fwd in $R on lcore 1 with the two memif server ports, LPM, routes from DIR/l3fwd-v4.cfg
 # (and -v6.cfg), the generator's MACs as next hops; waits for its sockets. Sets pid.
-l3fwd_start() {
+l3fwd_start() {	# L3FWD_LOOKUP: lpm (by default) or acl
 	ip netns exec "$R" "$L3FWD" -l 1 $MEM_ARGS --no-pci --file-prefix "${DUT_PREFIX:-tern-$BENCH_NAME-dut}" \
 		--log-level='*:error' --log-level=user1:info --vdev "$(memif 0 server 02:00:00:00:a0:00)" \
 		--vdev "$(memif 1 server 02:00:00:00:a0:01)" \
-		-- -p 0x3 -P --parse-ptype --config "(0,0,1),(1,0,1)" --lookup lpm \
+		-- -p 0x3 -P --parse-ptype --config "(0,0,1),(1,0,1)" --lookup "${L3FWD_LOOKUP:-lpm}" \
 		--rule_ipv4 "$DIR/l3fwd-v4.cfg" --rule_ipv6 "$DIR/l3fwd-v6.cfg" \
 		--eth-dest=0,02:00:00:00:b0:00 --eth-dest=1,02:00:00:00:b0:01 \
 		> "$DIR/l3fwd.log" 2>&1 &

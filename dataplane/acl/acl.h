@@ -143,22 +143,22 @@ void dp_acl6_key(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k);
 
 /*
  * Workers: the verdict for each of n packets, in deny (true: to be dropped), by the list
- * each has in acl[] and its key in keys[] (each a struct dp_acl4_key or dp_acl6_key of
- * family); packets with acl[i] NULL pass. Counts each entry's matches on worker's row, and
- * takes a log sample where an entry says log.
+ * each has in acl[] and its key in keys[] (each a struct dp_acl4_key or dp_acl6_key, of the
+ * list's family); packets with acl[i] NULL pass. Counts each entry's matches on worker's row,
+ * and takes a log sample where an entry says log. Returns how many are denied.
  */
-void dp_acl_classify(unsigned int worker, uint8_t family, uint8_t dir, struct dp_acl *const *acl,
-		     const uint16_t *port, const void *const *keys, uint16_t n, bool *deny);
+uint16_t dp_acl_classify(unsigned int worker, uint8_t dir, struct dp_acl *const *acl,
+			 const uint16_t *port, const void *const *keys, uint16_t n, bool *deny);
 
 /*
  * Workers, from a node: of the frames objs[sel[i]] (i < n), each with its list acl[i] (NULL:
  * none) and its interface port[i], those the lists deny get drop as their next. Their IP
  * header lies after the link header: m->l2_len bytes on the long path (eth_input set it),
- * an Ethernet header's on the fast path.
+ * an Ethernet header's on the fast path. Returns 1 when it denied any (nexts changed), else 0.
  */
-void dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **objs,
-		   const uint16_t *sel, struct dp_acl *const *acl, const uint16_t *port, uint16_t n,
-		   bool long_path, rte_edge_t *nexts, rte_edge_t drop);
+uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **objs,
+		       const uint16_t *sel, struct dp_acl *const *acl, const uint16_t *port,
+		       uint16_t n, bool long_path, rte_edge_t *nexts, rte_edge_t drop);
 
 /* A node's frames that meet a list, gathered for dp_acl_filter. */
 struct dp_acl_pick {
@@ -187,13 +187,15 @@ static inline void dp_acl_pick(struct dp_acl_pick *p, uint8_t family, uint8_t di
 	p->acl[p->n++] = a;
 }
 
-static inline void dp_acl_pick_filter(struct rte_graph *graph, const struct dp_acl_pick *p,
-				      uint8_t family, uint8_t dir, void **objs, bool long_path,
-				      rte_edge_t *nexts, rte_edge_t drop)
+/* dp_acl_filter on what p gathered: 1 when it denied any, else 0. */
+static inline uint16_t dp_acl_pick_filter(struct rte_graph *graph, const struct dp_acl_pick *p,
+					  uint8_t family, uint8_t dir, void **objs, bool long_path,
+					  rte_edge_t *nexts, rte_edge_t drop)
 {
-	if (p->n)
-		dp_acl_filter(graph->id, family, dir, objs, p->sel, p->acl, p->port, p->n, long_path,
-			      nexts, drop);
+	if (p->n == 0)
+		return 0;
+	return dp_acl_filter(graph->id, family, dir, objs, p->sel, p->acl, p->port, p->n,
+			     long_path, nexts, drop);
 }
 
 #endif

@@ -45,17 +45,27 @@ static void l4_fields(uint8_t proto, uint8_t icmp, const uint8_t *ip, uint32_t l
 	}
 }
 
-void dp_acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k)
+/* Inlined in dp_acl_filter: every byte of the key written once, no memset before. */
+static inline void acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k)
 {
 	uint32_t hl = (ip[0] & 0xf) * 4u;
 	bool later = ((ip[6] & 0x1f) | ip[7]) != 0;	/* a fragment's later piece */
+	uint8_t proto = ip[9];
 
-	memset(k, 0, sizeof(*k));
-	k->proto = ip[9];
+	k->proto = proto;
 	memcpy(k->src, ip + 12, 4);
 	memcpy(k->dst, ip + 16, 4);
+	memset(k->sport, 0, sizeof(k->sport));
+	memset(k->dport, 0, sizeof(k->dport));
+	memset(k->l4, 0, sizeof(k->l4));
+	memset(k->pad, 0, sizeof(k->pad));
 	if (!later)
-		l4_fields(k->proto, PROTO_ICMP, ip, hl, len, k->sport, k->dport, k->l4);
+		l4_fields(proto, PROTO_ICMP, ip, hl, len, k->sport, k->dport, k->l4);
+}
+
+void dp_acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k)
+{
+	acl4_key(ip, len, k);
 }
 
 void dp_acl6_key(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k)
@@ -127,72 +137,101 @@ unsigned int dp_acl_samples(struct dp_acl_sample *out, unsigned int max)
 	return n;
 }
 
-void dp_acl_classify(unsigned int worker, uint8_t family, uint8_t dir, struct dp_acl *const *acl,
-		     const uint16_t *port, const void *const *keys, uint16_t n, bool *deny)
+/* The verdicts of cnt keys data[] of list a, for the frames idx[] of the vector. */
+static void classify_list(unsigned int worker, uint8_t dir, struct dp_acl *a, const uint16_t *port,
+			  const uint8_t **data, const uint16_t *idx, uint32_t cnt, bool *deny)
 {
-	const uint8_t *data[RTE_GRAPH_BURST_SIZE];
 	uint32_t res[RTE_GRAPH_BURST_SIZE];
-	uint16_t idx[RTE_GRAPH_BURST_SIZE];
-	bool done[RTE_GRAPH_BURST_SIZE];
-	uint16_t i, j, k, cnt;
+	uint64_t *hits = &a->hits[worker * a->stride];	/* a row each worker dp_acl_init named */
+	uint32_t k;
 
-	RTE_SET_USED(family);
-	for (i = 0; i < n; i++) {
-		deny[i] = false;
-		done[i] = acl[i] == NULL;
-	}
-	/* one classify call for each list in the vector, its packets together */
-	for (i = 0; i < n; i++) {
-		struct dp_acl *a = acl[i];
-		uint64_t *hits;
+	rte_acl_classify(a->ctx, data, res, cnt, 1);
+	for (k = 0; k < cnt; k++) {
+		uint32_t e = res[k] ? res[k] - 1 : a->nb;
+		uint8_t v = a->verdict[e];
+		uint16_t j = idx ? idx[k] : k;
 
-		if (done[i])
-			continue;
-		for (j = i, cnt = 0; j < n; j++)
-			if (!done[j] && acl[j] == a) {
-				data[cnt] = keys[j];
-				idx[cnt++] = j;
-				done[j] = true;
-			}
-		rte_acl_classify(a->ctx, data, res, cnt, 1);
-		hits = &a->hits[worker * a->stride];	/* a row each worker dp_acl_init named */
-		for (k = 0; k < cnt; k++) {
-			uint32_t e = res[k] ? res[k] - 1 : a->nb;
-			uint8_t v = a->verdict[e];
-
-			hits[e]++;
-			deny[idx[k]] = !(v & DP_ACL_V_PERMIT);
-			if (unlikely(v & DP_ACL_V_LOG))
-				take_sample(worker, a, e, port[idx[k]], dir, data[k]);
-		}
+		hits[e]++;
+		deny[j] = !(v & DP_ACL_V_PERMIT);
+		if (unlikely(v & DP_ACL_V_LOG))
+			take_sample(worker, a, e, port[j], dir, data[k]);
 	}
 }
 
-void dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **objs,
-		   const uint16_t *sel, struct dp_acl *const *acl, const uint16_t *port, uint16_t n,
-		   bool long_path, rte_edge_t *nexts, rte_edge_t drop)
+uint16_t dp_acl_classify(unsigned int worker, uint8_t dir, struct dp_acl *const *acl,
+			 const uint16_t *port, const void *const *keys, uint16_t n, bool *deny)
 {
-	union {
-		struct dp_acl4_key k4;
-		struct dp_acl6_key k6;
-	} keys[RTE_GRAPH_BURST_SIZE];
-	const void *kp[RTE_GRAPH_BURST_SIZE] = { NULL };
+	const uint8_t *data[RTE_GRAPH_BURST_SIZE];
+	uint16_t idx[RTE_GRAPH_BURST_SIZE];
+	bool done[RTE_GRAPH_BURST_SIZE];
+	uint16_t i, j, cnt, denied = 0;
+
+	/* the common vector: every frame from one interface, so one list */
+	for (i = 1; i < n && acl[i] == acl[0]; i++)
+		;
+	if (i == n && acl[0] != NULL) {
+		classify_list(worker, dir, acl[0], port, (const uint8_t **)(uintptr_t)keys, NULL, n,
+			      deny);
+	} else {
+		for (i = 0; i < n; i++) {
+			deny[i] = false;
+			done[i] = acl[i] == NULL;
+		}
+		/* one classify call for each list in the vector, its packets together */
+		for (i = 0; i < n; i++) {
+			if (done[i])
+				continue;
+			for (j = i, cnt = 0; j < n; j++)
+				if (!done[j] && acl[j] == acl[i]) {
+					data[cnt] = keys[j];
+					idx[cnt++] = j;
+					done[j] = true;
+				}
+			classify_list(worker, dir, acl[i], port, data, idx, cnt, deny);
+		}
+	}
+	for (i = 0; i < n; i++)
+		denied += deny[i];
+	return denied;
+}
+
+uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **objs,
+		       const uint16_t *sel, struct dp_acl *const *acl, const uint16_t *port,
+		       uint16_t n, bool long_path, rte_edge_t *nexts, rte_edge_t drop)
+{
+	const void *kp[RTE_GRAPH_BURST_SIZE];
 	bool deny[RTE_GRAPH_BURST_SIZE];
 	uint16_t i;
 
-	for (i = 0; i < n; i++) {
-		struct rte_mbuf *m = objs[sel[i]];
-		uint32_t l3 = long_path ? m->l2_len : sizeof(struct rte_ether_hdr);
-		const uint8_t *ip = rte_pktmbuf_mtod_offset(m, const uint8_t *, l3);
+	if (family == DP_ACL_IPV4) {
+		struct dp_acl4_key keys[RTE_GRAPH_BURST_SIZE];
 
-		if (family == DP_ACL_IPV4)
-			dp_acl4_key(ip, m->data_len - l3, &keys[i].k4);
-		else
-			dp_acl6_key(ip, m->data_len - l3, &keys[i].k6);
-		kp[i] = &keys[i];
+		for (i = 0; i < n; i++) {
+			struct rte_mbuf *m = objs[sel[i]];
+			uint32_t l3 = long_path ? m->l2_len : sizeof(struct rte_ether_hdr);
+
+			acl4_key(rte_pktmbuf_mtod_offset(m, const uint8_t *, l3), m->data_len - l3,
+				 &keys[i]);
+			kp[i] = &keys[i];
+		}
+		if (dp_acl_classify(worker, dir, acl, port, kp, n, deny) == 0)
+			return 0;
+	} else {
+		struct dp_acl6_key keys[RTE_GRAPH_BURST_SIZE];
+
+		for (i = 0; i < n; i++) {
+			struct rte_mbuf *m = objs[sel[i]];
+			uint32_t l3 = long_path ? m->l2_len : sizeof(struct rte_ether_hdr);
+
+			dp_acl6_key(rte_pktmbuf_mtod_offset(m, const uint8_t *, l3),
+				    m->data_len - l3, &keys[i]);
+			kp[i] = &keys[i];
+		}
+		if (dp_acl_classify(worker, dir, acl, port, kp, n, deny) == 0)
+			return 0;
 	}
-	dp_acl_classify(worker, family, dir, acl, port, kp, n, deny);
 	for (i = 0; i < n; i++)
 		if (deny[i])
 			nexts[sel[i]] = drop;
+	return 1;
 }

@@ -170,21 +170,22 @@ fast_frames(void **objs, uint16_t from, uint16_t to, unsigned int copy,
 static __rte_noinline rte_edge_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
 					rte_edge_t *nexts)
 {
-	struct dp_acl_pick in = { 0 }, out = { 0 };
-	uint16_t i;
+	struct dp_acl_pick in, out;
+	uint16_t i, denied;
 
+	in.n = out.n = 0;
 	for (i = 0; i < nb; i++)
 		if (nexts[i] >= IP4_FAST_NEXT_PORT)
 			dp_acl_pick(&in, DP_ACL_IPV4, DP_ACL_IN, i,
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
-	dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, false, nexts,
+	denied = dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, false, nexts,
 			   IP4_FAST_NEXT_DROP_ACL);
 	for (i = 0; i < nb; i++)
 		if (nexts[i] >= IP4_FAST_NEXT_PORT)
 			dp_acl_pick(&out, DP_ACL_IPV4, DP_ACL_OUT, i, nexts[i] - IP4_FAST_NEXT_PORT);
-	dp_acl_pick_filter(graph, &out, DP_ACL_IPV4, DP_ACL_OUT, objs, false, nexts,
+	denied |= dp_acl_pick_filter(graph, &out, DP_ACL_IPV4, DP_ACL_OUT, objs, false, nexts,
 			   IP4_FAST_NEXT_DROP_ACL);
-	return in.n || out.n ? UINT16_MAX : 0;
+	return denied ? UINT16_MAX : 0;
 }
 
 /* Frames at the head of a chunk whose headers are checked in a pass of their own. */

@@ -56,20 +56,20 @@ static inline rte_edge_t ip4_classify(struct rte_mbuf *m)
 }
 
 /* The ingress interface's access list, for every packet that passed the checks (to the router
- * too). Returns a bit for odd when it picked any. */
+ * too). Returns the bits for odd when it denied any. */
 static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
 				      rte_edge_t *nexts)
 {
-	struct dp_acl_pick in = { 0 };
+	struct dp_acl_pick in;
 	uint16_t i;
 
+	in.n = 0;
 	for (i = 0; i < nb; i++)
 		if (nexts[i] <= IP4_INPUT_NEXT_PUNT_MCAST)	/* lookup, options, multicast */
 			dp_acl_pick(&in, DP_ACL_IPV4, DP_ACL_IN, i,
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
-	dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, true, nexts,
-			   IP4_INPUT_NEXT_DROP_ACL);
-	return in.n ? UINT16_MAX : 0;
+	return dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, true, nexts,
+				  IP4_INPUT_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
 
 static uint16_t ip4_input_process(struct rte_graph *graph, struct rte_node *node, void **objs,

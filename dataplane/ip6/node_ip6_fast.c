@@ -91,9 +91,10 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv6_hdr *i
 static __rte_noinline void filter(struct rte_graph *graph, void **objs, uint16_t nb,
 				  rte_edge_t *nexts)
 {
-	struct dp_acl_pick in = { 0 }, out = { 0 };
+	struct dp_acl_pick in, out;
 	uint16_t i;
 
+	in.n = out.n = 0;
 	for (i = 0; i < nb; i++)
 		if (nexts[i] >= IP6_FAST_NEXT_PORT)
 			dp_acl_pick(&in, DP_ACL_IPV6, DP_ACL_IN, i,

@@ -33,21 +33,21 @@ static inline rte_edge_t ip6_forward_one(struct rte_mbuf *m)
 	return IP6_FORWARD_NEXT_REWRITE;
 }
 
-/* The egress interface's access list, for every packet on its way out. Returns a bit for odd
- * when it picked any. */
+/* The egress interface's access list, for every packet on its way out. Returns the bits for odd
+ * when it denied any. */
 static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
 				      rte_edge_t *nexts)
 {
-	struct dp_acl_pick out = { 0 };
+	struct dp_acl_pick out;
 	uint16_t i;
 
+	out.n = 0;
 	for (i = 0; i < nb; i++)
 		if (nexts[i] == IP6_FORWARD_NEXT_REWRITE)
 			dp_acl_pick(&out, DP_ACL_IPV6, DP_ACL_OUT, i,
 				    (*dp_pkt_nh(objs[i]))->port);
-	dp_acl_pick_filter(graph, &out, DP_ACL_IPV6, DP_ACL_OUT, objs, true, nexts,
-			   IP6_FORWARD_NEXT_DROP_ACL);
-	return out.n ? UINT16_MAX : 0;
+	return dp_acl_pick_filter(graph, &out, DP_ACL_IPV6, DP_ACL_OUT, objs, true, nexts,
+				  IP6_FORWARD_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
 
 static uint16_t ip6_forward_process(struct rte_graph *graph, struct rte_node *node, void **objs,

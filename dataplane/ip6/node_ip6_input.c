@@ -68,20 +68,20 @@ static inline rte_edge_t ip6_classify(struct rte_mbuf *m)
 
 /* The ingress interface's access list, for the unicast packets and the multicast ones that
  * are neither ND nor MLD (the link's own control, as ARP is IPv4's, always reaches the
- * kernel). Returns a bit for odd when it picked any. */
+ * kernel). Returns the bits for odd when it denied any. */
 static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
 				      rte_edge_t *nexts)
 {
-	struct dp_acl_pick in = { 0 };
+	struct dp_acl_pick in;
 	uint16_t i;
 
+	in.n = 0;
 	for (i = 0; i < nb; i++)
 		if (nexts[i] == IP6_INPUT_NEXT_LOOKUP || nexts[i] == IP6_INPUT_NEXT_PUNT_MCAST)
 			dp_acl_pick(&in, DP_ACL_IPV6, DP_ACL_IN, i,
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
-	dp_acl_pick_filter(graph, &in, DP_ACL_IPV6, DP_ACL_IN, objs, true, nexts,
-			   IP6_INPUT_NEXT_DROP_ACL);
-	return in.n ? UINT16_MAX : 0;
+	return dp_acl_pick_filter(graph, &in, DP_ACL_IPV6, DP_ACL_IN, objs, true, nexts,
+				  IP6_INPUT_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
 
 static uint16_t ip6_input_process(struct rte_graph *graph, struct rte_node *node, void **objs,

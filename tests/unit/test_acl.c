@@ -82,7 +82,7 @@ static int verdict4(struct dp_acl *a, const uint8_t *ip, uint32_t len, bool *den
 	for (i = 0; i <= a->nb; i++)
 		before[i] = dp_acl_hits(a, i);
 	dp_acl4_key(ip, len, &k);
-	dp_acl_classify(0, DP_ACL_IPV4, DP_ACL_IN, &a, &port, &kp, 1, deny);
+	dp_acl_classify(0, DP_ACL_IN, &a, &port, &kp, 1, deny);
 	for (i = 0; i <= a->nb; i++)
 		if (dp_acl_hits(a, i) != before[i])
 			return (int)i;
@@ -264,15 +264,15 @@ static void ipv6_lists_permit_neighbour_discovery(void **state)
 	inet_pton(AF_INET6, "2001:2::1", b + 24);
 	b[40] = 135;		/* a neighbour solicitation */
 	dp_acl6_key(b, 64, &k);
-	dp_acl_classify(0, DP_ACL_IPV6, DP_ACL_IN, &a, &port, &kp, 1, &deny);
+	dp_acl_classify(0, DP_ACL_IN, &a, &port, &kp, 1, &deny);
 	assert_false(deny);
 	b[40] = 136;
 	dp_acl6_key(b, 64, &k);
-	dp_acl_classify(0, DP_ACL_IPV6, DP_ACL_IN, &a, &port, &kp, 1, &deny);
+	dp_acl_classify(0, DP_ACL_IN, &a, &port, &kp, 1, &deny);
 	assert_false(deny);
 	b[40] = 128;		/* an echo request: the implicit deny */
 	dp_acl6_key(b, 64, &k);
-	dp_acl_classify(0, DP_ACL_IPV6, DP_ACL_IN, &a, &port, &kp, 1, &deny);
+	dp_acl_classify(0, DP_ACL_IN, &a, &port, &kp, 1, &deny);
 	assert_true(deny);
 	assert_int_equal(dp_acl_hits(a, 1), 1);
 	assert_int_equal(dp_acl_hits(a, 2), 1);
@@ -338,7 +338,7 @@ static void log_samples_are_bounded(void **state)
 		acl[i] = a;
 		port[i] = 1;
 	}
-	dp_acl_classify(0, DP_ACL_IPV4, DP_ACL_OUT, acl, port, kp, 32, deny);
+	dp_acl_classify(0, DP_ACL_OUT, acl, port, kp, 32, deny);
 	n = dp_acl_samples(s, RTE_DIM(s));
 	assert_true(n >= 1 && n <= DP_ACL_LOG_RATE + 1);
 	assert_string_equal(s[0].acl, "t");
@@ -350,6 +350,47 @@ static void log_samples_are_bounded(void **state)
 	assert_int_equal(dp_acl_samples(s, RTE_DIM(s)), 0);
 	assert_int_equal(dp_acl_hits(a, 0), 32);
 	dp_acl_free(a);
+}
+
+/* A vector whose frames meet different lists (and none): each frame gets its own list's
+ * verdict, and the count of denied frames is what the verdicts say. */
+static void a_vector_of_several_lists_is_decided_frame_by_frame(void **state)
+{
+	struct dp_acl_entry deny_udp = entry(10, false, 17, NULL, 0, NULL, 0);
+	struct dp_acl_entry permit_all = entry(10, true, -1, NULL, 0, NULL, 0);
+	struct dp_acl *lists[3], *acl[30];
+	struct dp_acl4_key k[30];
+	const void *kp[30];
+	uint16_t port[30];
+	bool deny[30];
+	unsigned int i, want = 0;
+	uint8_t b[64];
+
+	(void)state;
+	lists[0] = build(DP_ACL_IPV4, &deny_udp, 1);
+	lists[1] = build(DP_ACL_IPV4, &permit_all, 1);
+	lists[2] = NULL;
+	ip4(b, 17, "198.18.0.2", "198.19.0.9", 1000, 2000, 5, 0);
+	for (i = 0; i < 30; i++) {
+		dp_acl4_key(b, 28, &k[i]);
+		kp[i] = &k[i];
+		acl[i] = lists[i % 3];
+		port[i] = i % 3;
+		deny[i] = i % 2;	/* whatever a node left there */
+		want += i % 3 == 0;
+	}
+	assert_int_equal(dp_acl_classify(0, DP_ACL_IN, acl, port, kp, 30, deny), want);
+	for (i = 0; i < 30; i++)
+		assert_int_equal(deny[i], i % 3 == 0);
+	assert_int_equal(dp_acl_hits(lists[0], 0), 10);
+	assert_int_equal(dp_acl_hits(lists[1], 0), 10);
+	/* and a vector of one list alone */
+	for (i = 0; i < 30; i++)
+		acl[i] = lists[0];
+	assert_int_equal(dp_acl_classify(0, DP_ACL_IN, acl, port, kp, 30, deny), 30);
+	assert_int_equal(dp_acl_hits(lists[0], 0), 40);
+	dp_acl_free(lists[0]);
+	dp_acl_free(lists[1]);
 }
 
 int main(void)
@@ -365,6 +406,7 @@ int main(void)
 		cmocka_unit_test(ipv6_lists_permit_neighbour_discovery),
 		cmocka_unit_test(a_replaced_list_waits_for_the_workers),
 		cmocka_unit_test(log_samples_are_bounded),
+		cmocka_unit_test(a_vector_of_several_lists_is_decided_frame_by_frame),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-acl-%d", getpid());
