@@ -28,8 +28,11 @@
 # ports (bench/acl_rules.py: every frame classified against all of them and forwarded), and
 # l3fwd-acl is DPDK's l3fwd in its ACL mode (--lookup acl) with the same entries as its deny
 # rules and the same routes as its route rules: one classification a frame finds both.
+# tern-rpf forwards as tern with strict unicast RPF on both ports (ip verify unicast source
+# reachable-via rx): a second FIB lookup a frame, of its source, whose route must leave by the
+# port it came in on.
 # CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, tern-vlan, tern-acl,
-# tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd).
+# tern-rpf, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd).
 # All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does
 # (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
@@ -47,7 +50,7 @@ OUT=${OUT:-$BUILD/bench}
 TABLE=${TABLE:-1k}
 # tern-vlan (tagged frames between sub-interfaces) and the access lists with the 1k table only:
 # their cost is per frame, and a second 1M-route load would double the 1M run's setup
-[ "$TABLE" = 1m ] || { VLAN_CONTENDER=tern-vlan ACL_CONTENDERS="tern-acl l3fwd-acl"; }
+[ "$TABLE" = 1m ] || { VLAN_CONTENDER=tern-vlan ACL_CONTENDERS="tern-acl l3fwd-acl tern-rpf"; }
 CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} tern6 l3fwd ${ACL_CONTENDERS:-} l3fwd6 testpmd}
 ACL_ENTRIES=${ACL_ENTRIES:-1000}
 # The generator: make bench passes the statically linked tern-bench (no PLT calls, no
@@ -117,7 +120,7 @@ echo "R198.18.0.0/24 0" > "$TOP/l3fwd6/l3fwd-v4.cfg"
 declare -A dpid
 # rx queues the generator polls on each contender: one (TERN_B_QUEUES=2 for an older tern-b
 # that sends what its kernel emits on a second queue)
-declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern-acl]=1 [tern6]=1
+declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern-acl]=1 [tern-rpf]=1 [tern6]=1
 		  [l3fwd]=1 [l3fwd-acl]=1 [l3fwd6]=1 [testpmd]=1)
 declare -A VLAN=([tern-vlan]=100)
 declare -A IPV6=([tern6]=1 [l3fwd6]=1)
@@ -186,6 +189,21 @@ import json, sys
 a = json.load(sys.stdin)["access_lists"][0]
 sys.exit(0 if a["compiled"] and len(a["entries"]) == int(sys.argv[1]) else 1)' "$ACL_ENTRIES" ||
 		{ echo "tern-acl: the access list is not in force"; return 1; }
+}
+
+# tern with strict unicast RPF on both ports; it must be in force
+rpf_commands() {
+	printf '%s\n' "interface m0" "ip verify unicast source reachable-via rx" \
+		"interface m1" "ip verify unicast source reachable-via rx" "exit"
+}
+start_tern-rpf() {
+	local DIR=$TOP/tern-rpf
+	ip netns add "$R-rpf" 2>/dev/null && ip -n "$R-rpf" link set lo up
+	start_ternd tern-rpf "$R-rpf" "" rpf_commands || return 1
+	[ "$(tern --json -c "show interfaces" | /usr/bin/python3 -c '
+import json, sys
+print(",".join(i["rpf_ipv4"] for i in json.load(sys.stdin)["interfaces"]))')" = rx,rx ] ||
+		{ echo "tern-rpf: unicast RPF is not in force"; return 1; }
 }
 
 # tern forwarding IPv6, in a namespace of its own (the kernel takes a moment over each
@@ -262,6 +280,7 @@ bench_extra_cleanup() {
 	ip netns del "$BENCH_NETNS-vlan" 2>/dev/null
 	ip netns del "$BENCH_NETNS-v6" 2>/dev/null
 	ip netns del "$BENCH_NETNS-acl" 2>/dev/null
+	ip netns del "$BENCH_NETNS-rpf" 2>/dev/null
 }
 
 start_dut() {	# NAME: started, then held stopped
@@ -281,7 +300,7 @@ if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
 fi
 [ -n "$ZC" ] && export TERND_MEMIF_PEER_MEMORY=any
 for dut in "${DUTS[@]}"; do
-	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern-acl, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd)"; exit 1; }
+	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern-acl, tern-rpf, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd)"; exit 1; }
 	start_dut "$dut"
 done
 

@@ -50,12 +50,13 @@ res = {"frame_size": cmp["frame_size"], "flows": cmp["flows"], "duration_s": cmp
        "runs_pps": runs, "median_pps": med, "best_pps": best}
 # tern and tern-b against each reference, tern-b against tern, tern forwarding tagged frames
 # between sub-interfaces (tern-vlan) against tern untagged, tern with its access lists against
-# tern without and against l3fwd's ACL mode (and that against l3fwd's LPM), and IPv6 (tern6,
-# l3fwd6) against l3fwd's IPv6 and each one's IPv4
+# tern without and against l3fwd's ACL mode (and that against l3fwd's LPM), tern with strict
+# unicast RPF (tern-rpf) against tern without, and IPv6 (tern6, l3fwd6) against l3fwd's IPv6
+# and each one's IPv4
 pairs = [p for p in (("tern", "l3fwd"), ("tern", "testpmd"), ("tern-b", "l3fwd"),
                      ("tern-b", "testpmd"), ("tern-b", "tern"), ("tern-vlan", "tern"),
                      ("tern-acl", "tern"), ("tern-acl", "l3fwd-acl"), ("l3fwd-acl", "l3fwd"),
-                     ("tern6", "l3fwd6"), ("tern6", "tern"), ("l3fwd6", "l3fwd"))
+                     ("tern-rpf", "tern"), ("tern6", "l3fwd6"), ("tern6", "tern"), ("l3fwd6", "l3fwd"))
          if p[0] in med and p[1] in med]
 for a, b in pairs:
     key = f"{a.replace('-', '_')}_vs_{b}"

@@ -13,6 +13,7 @@
 
 #include "bench/args.h"
 #include "dataplane/acl/acl.h"
+#include "dataplane/fib/rpf.h"
 #include "bench/cmd_pipeline.h"
 #include "bench/gen.h"
 #include "dataplane/harness/pipeline.h"
@@ -74,10 +75,12 @@ int pipeline_cmd(int argc, char **argv)
 		{ "seconds", required_argument, NULL, 's' }, { "json", no_argument, NULL, 'j' },
 		{ "workers", required_argument, NULL, 'w' }, { "cpus", required_argument, NULL, 'c' },
 		{ "trace-armed", no_argument, NULL, 'T' }, { "hugepages", no_argument, NULL, 'H' },
-		{ "ipv6", no_argument, NULL, '6' }, { "acl", required_argument, NULL, 'a' }, { 0 },
+		{ "ipv6", no_argument, NULL, '6' }, { "acl", required_argument, NULL, 'a' },
+		{ "rpf", required_argument, NULL, 'R' }, { 0 },
 	};
 	unsigned int routes = 1000, flows = 65536, workers = 1, acl = 0, i;
 	struct dp_acl *list = NULL;
+	enum dp_rpf_mode rpf = DP_RPF_OFF;
 	unsigned long n;
 	bool huge = false, ipv6 = false;
 	uint8_t (*prefixes6)[16] = NULL, (*dsts6)[16] = NULL;
@@ -128,9 +131,15 @@ int pipeline_cmd(int argc, char **argv)
 					       optarg, DP_ACL_ENTRIES_MAX), 2;
 			acl = n;
 			break;
+		case 'R':
+			if (strcmp(optarg, "rx") != 0 && strcmp(optarg, "any") != 0)
+				return fprintf(stderr, "tern-bench pipeline: --rpf '%s': expected rx (strict) or any (loose)\n",
+					       optarg), 2;
+			rpf = strcmp(optarg, "rx") == 0 ? DP_RPF_STRICT : DP_RPF_LOOSE;
+			break;
 		default:
 			fprintf(stderr, "usage: tern-bench pipeline [--routes N] [--flows N] [--seconds S] "
-				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--ipv6] [--acl N] [--json]\n");
+				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--ipv6] [--acl N] [--rpf rx|any] [--json]\n");
 			return 2;
 		}
 	}
@@ -187,6 +196,9 @@ int pipeline_cmd(int argc, char **argv)
 	}
 	if (acl && (list = ingress_list(acl, ipv6, &state)) == NULL)
 		goto out;
+	/* unicast RPF on the receiving port: the frames' source, 198.18.0.2 or 2001:2::2, has its
+	 * route back out of it */
+	dp_rpf_set(0, ipv6 ? DP_RPF_IPV6 : DP_RPF_IPV4, rpf);
 	/* a trace armed on dp1, where nothing arrives: every node runs its trace hook, none picks */
 	if (trace && dp_trace_arm(1, 1) < 0) {
 		fprintf(stderr, "tern-bench pipeline: cannot arm the trace\n");
@@ -217,11 +229,11 @@ int pipeline_cmd(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		printf("{\"family\": \"%s\", \"acl_entries\": %u, \"frame_size\": %u, \"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
+		printf("{\"family\": \"%s\", \"acl_entries\": %u, \"rpf\": \"%s\", \"frame_size\": %u, \"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
 		       "\"insert_per_s\": %.0f, \"withdraw_s\": %.3f, \"load_publish_s\": %.3f, "
 		       "\"load_level_s\": %.3f, \"pipeline_cycles_per_packet\": %.1f, "
 		       "\"walk_mpps\": %.3f, \"packets\": %lu, \"forwarded\": %lu, \"worker_mpps\": [",
-		       ipv6 ? "ipv6" : "ipv4", acl, gp.frame_size, routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
+		       ipv6 ? "ipv6" : "ipv4", acl, dp_rpf_mode_name(rpf), gp.frame_size, routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
 		       (double)cycles / packets, mpps, packets, forwarded);
 		for (i = 0; i < workers; i++)
 			printf("%s%.3f", i ? ", " : "", injected[i] / run_s / 1e6);
@@ -243,6 +255,7 @@ int pipeline_cmd(int argc, char **argv)
 	}
 	ret = 0;
 out:
+	dp_rpf_set(0, ipv6 ? DP_RPF_IPV6 : DP_RPF_IPV4, DP_RPF_OFF);
 	if (list != NULL) {
 		dp_acl_bind(0, ipv6 ? DP_ACL_IPV6 : DP_ACL_IPV4, DP_ACL_IN, NULL);
 		dp_acl_free(list);	/* the workers have stopped */

@@ -16,8 +16,8 @@
 #include "dataplane/fib/nexthop.h"
 
 /* ip4_fast's and ip6_fast's edge to port i's port_tx is this + i (dp_node_port_tx_clone). */
-#define DP_IP4_FAST_PORT_EDGE 3
-#define DP_IP6_FAST_PORT_EDGE 2
+#define DP_IP4_FAST_PORT_EDGE 4
+#define DP_IP6_FAST_PORT_EDGE 3
 
 /* Set by ip4_lookup, read by ip4_forward and ip_rewrite within the same graph walk. */
 extern int dp_meta_offset;

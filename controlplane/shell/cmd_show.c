@@ -26,6 +26,7 @@
 #include "dataplane/l2/vlan.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/fib6.h"
+#include "dataplane/fib/rpf.h"
 #include "dataplane/ip4/ip4.h"
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/l2/node_port.h"
@@ -156,6 +157,7 @@ static void iface_render(struct render *r, unsigned int i)
 	struct port_rates pr;
 	struct iface_row row;
 	const char *desc = iface_description(i);
+	bool rpf;
 
 	iface_row_get(i, &row);
 	rates_port(i, &pr);
@@ -179,6 +181,10 @@ static void iface_render(struct render *r, unsigned int i)
 		render_str(r, "parent", "  Sub-interface of %s, ", dp.ports[row.p->parent].name);
 		render_str(r, "encapsulation", "encapsulation %s\n", enc);
 	}
+	rpf = dp_rpf_get(i, DP_RPF_IPV4) != DP_RPF_OFF || dp_rpf_get(i, DP_RPF_IPV6) != DP_RPF_OFF;
+	render_str(r, "rpf_ipv4", rpf ? "  Unicast RPF: IPv4 %s, " : NULL,
+		   dp_rpf_mode_name(dp_rpf_get(i, DP_RPF_IPV4)));
+	render_str(r, "rpf_ipv6", rpf ? "IPv6 %s\n" : NULL, dp_rpf_mode_name(dp_rpf_get(i, DP_RPF_IPV6)));
 	render_str(r, "mac", "  MAC %s, ", row.mac);
 	render_uint(r, "mtu", "MTU %lu, ", row.p->mtu);
 	if (row.p->conf_mtu && row.p->conf_mtu != row.p->mtu)

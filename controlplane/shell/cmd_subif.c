@@ -14,6 +14,7 @@
 
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/shell/acls.h"
+#include "controlplane/shell/rpf_config.h"
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/counters.h"
 #include "controlplane/shell/iface.h"
@@ -99,6 +100,7 @@ static int cmd_no_interface(struct cmd_ctx *ctx)
 		TERN_LOG(rib, NOTICE, "%u routes through the removed sub-interface flushed", routes);
 	iface_set_description(p->name, "");
 	acl_iface_removed(index);
+	rpf_iface_removed(index);
 	dp_vlan_del(index);
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/acls.h"
+#include "controlplane/shell/rpf_config.h"
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/iface.h"
 #include "controlplane/shell/running_config.h"
@@ -85,6 +86,7 @@ static void interface_section(struct outbuf *out, unsigned int i)
 		cmd_line(out, CMD_MODE_CONFIG_IF, "mtu", &(struct cmd_word){ "mtu", mtu }, 1);
 	}
 	acl_iface_running_config(out, i);
+	rpf_iface_running_config(out, i);
 	if (!p->admin_up)
 		cmd_line(out, CMD_MODE_CONFIG_IF, "shutdown", NULL, 0);
 	ob_printf(out, "!\n");
@@ -272,6 +274,10 @@ static int parse_items(const char *text, struct items *it)
 
 			sscanf(s, "%*s %31s", name);
 			snprintf(i->key, sizeof(i->key), "%s|%s %s", section, word, name);
+		} else if (strncmp(s, "ip verify unicast source ", 25) == 0 ||
+			   strncmp(s, "ipv6 verify unicast source ", 27) == 0) {
+			/* one mode each family: its key without the mode */
+			snprintf(i->key, sizeof(i->key), "%s|%s verify", section, word);
 		} else if (strncmp(s, "ip access-group ", 16) == 0 ||
 			   strncmp(s, "ipv6 traffic-filter ", 20) == 0) {
 			/* one list each family and direction: its key without the name */

@@ -107,7 +107,9 @@ static inline enum ip4_verdict ip4_check(const struct rte_ipv4_hdr *ip, uint32_t
 		return IP4_BAD_CHECKSUM;
 	src = rte_be_to_cpu_32(ip->src_addr);
 	dst = rte_be_to_cpu_32(ip->dst_addr);
-	if (unlikely(ip4_martian_src(src)))
+	/* 0.0.0.0 to the limited broadcast is a host learning its address (RFC 1122 §3.2.1.3,
+	 * DHCP's discover and request): for the router (punt_mcast), never forwarded */
+	if (unlikely(ip4_martian_src(src)) && !(src == 0 && dst == UINT32_MAX))
 		return IP4_MARTIAN_SRC;
 	if (unlikely(ip4_martian_dst(dst)))
 		return IP4_MARTIAN_DST;

@@ -15,15 +15,18 @@
 #include "dataplane/acl/acl.h"
 #include "dataplane/fib/ecmp.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/rpf.h"
 #include "dataplane/ip4/ip4.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 
-/* Edge 0 is the long path, edge 1 IPv6's fast path, edge 2 what an access list denies; edge
- * DP_IP4_FAST_PORT_EDGE + i is port i's port_tx (added by dp_node_port_tx_clone). */
+/* Edge 0 is the long path, edge 1 IPv6's fast path, edge 2 what an access list denies, edge 3
+ * what unicast RPF drops; edge DP_IP4_FAST_PORT_EDGE + i is port i's port_tx (added by
+ * dp_node_port_tx_clone). */
 #define IP4_FAST_NEXT_SLOW 0
 #define IP4_FAST_NEXT_IP6 1
 #define IP4_FAST_NEXT_DROP_ACL 2
+#define IP4_FAST_NEXT_DROP_RPF 3
 #define IP4_FAST_NEXT_PORT DP_IP4_FAST_PORT_EDGE
 
 /*
@@ -161,31 +164,56 @@ fast_frames(void **objs, uint16_t from, uint16_t to, unsigned int copy,
 }
 
 /*
- * The access lists of the frames the passes above forward: their ingress interface's list,
- * then their egress interface's. They are not ip4_fast's frames until then: the others go
- * to the long path, whose ip4_input and ip4_forward apply the same lists (and count them
- * once). A denied frame, already rewritten, is dropped. Returns the bit a denied frame's
- * next adds to any (the vector is no longer all alike), or 0.
+ * The checks made after the lookups on the frames the passes above forward, in the long
+ * path's order: the ingress interface's access list (ip4_input's), unicast RPF (ip4_lookup's),
+ * the egress interface's list (ip4_forward's). They are not ip4_fast's frames until then: the
+ * others go to the long path, which checks them the same way (and counts them once). A frame
+ * that fails, already rewritten, is dropped. Each returns the bit a dropped frame's next adds
+ * to any (the vector is no longer all alike), or 0.
  */
 static __rte_noinline rte_edge_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
-					rte_edge_t *nexts)
+					rte_edge_t *nexts, uint8_t dir)
 {
-	struct dp_acl_pick in, out;
-	uint16_t i, denied;
+	struct dp_acl_pick pick;
+	uint16_t i;
 
-	in.n = out.n = 0;
+	pick.n = 0;
 	for (i = 0; i < nb; i++)
 		if (nexts[i] >= IP4_FAST_NEXT_PORT)
-			dp_acl_pick(&in, DP_ACL_IPV4, DP_ACL_IN, i,
-				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
-	denied = dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, false, nexts,
-			   IP4_FAST_NEXT_DROP_ACL);
-	for (i = 0; i < nb; i++)
-		if (nexts[i] >= IP4_FAST_NEXT_PORT)
-			dp_acl_pick(&out, DP_ACL_IPV4, DP_ACL_OUT, i, nexts[i] - IP4_FAST_NEXT_PORT);
-	denied |= dp_acl_pick_filter(graph, &out, DP_ACL_IPV4, DP_ACL_OUT, objs, false, nexts,
-			   IP4_FAST_NEXT_DROP_ACL);
-	return denied ? UINT16_MAX : 0;
+			dp_acl_pick(&pick, DP_ACL_IPV4, dir, i, dir == DP_ACL_IN ?
+				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port] :
+				    nexts[i] - IP4_FAST_NEXT_PORT);
+	return dp_acl_pick_filter(graph, &pick, DP_ACL_IPV4, dir, objs, false, nexts,
+				  IP4_FAST_NEXT_DROP_ACL) ? UINT16_MAX : 0;
+}
+
+static __rte_noinline rte_edge_t rpf_check(void **objs, uint16_t nb, rte_edge_t *nexts)
+{
+	uint32_t src[RTE_GRAPH_BURST_SIZE], nh[RTE_GRAPH_BURST_SIZE];
+	uint16_t at[RTE_GRAPH_BURST_SIZE], port[RTE_GRAPH_BURST_SIZE];
+	uint8_t mode[RTE_GRAPH_BURST_SIZE];
+	uint16_t i, n = 0, failed = 0;
+
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+
+		if (nexts[i] < IP4_FAST_NEXT_PORT)
+			continue;
+		port[n] = dp_port_map.index[m->port];
+		mode[n] = dp_rpf.mode[DP_RPF_IPV4][port[n]];
+		if (mode[n] == DP_RPF_OFF)
+			continue;
+		src[n] = rte_be_to_cpu_32(rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+						sizeof(struct rte_ether_hdr))->src_addr);
+		at[n++] = i;
+	}
+	dp_fib_lookup_bulk(src, nh, n);
+	for (i = 0; i < n; i++)
+		if (unlikely(!dp_rpf_pass(dp_nh_get(nh[i]), mode[i], port[i]))) {
+			nexts[at[i]] = IP4_FAST_NEXT_DROP_RPF;
+			failed++;
+		}
+	return failed ? UINT16_MAX : 0;
 }
 
 /* Frames at the head of a chunk whose headers are checked in a pass of their own. */
@@ -257,8 +285,12 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		fast_frames(objs, at, head, copy, entries, true, hdr, tl, nexts, &any, &all);
 		fast_frames(objs, head, end, copy, entries, false, NULL, NULL, nexts, &any, &all);
 	}
-	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN) || dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT)))
-		any |= filter(graph, objs, nb, nexts);
+	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN)))
+		any |= filter(graph, objs, nb, nexts, DP_ACL_IN);
+	if (unlikely(dp_rpf_any(DP_RPF_IPV4)))
+		any |= rpf_check(objs, nb, nexts);
+	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT)))
+		any |= filter(graph, objs, nb, nexts, DP_ACL_OUT);
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], any ^ all);
 	return nb;
 }
@@ -266,8 +298,8 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 static struct rte_node_register ip4_fast_node = {
 	.name = "ip4_fast",
 	.process = ip4_fast_process,
-	.nb_edges = 3,
+	.nb_edges = 4,
 	.next_nodes = { [IP4_FAST_NEXT_SLOW] = "eth_input", [IP4_FAST_NEXT_IP6] = "ip6_fast",
-			[IP4_FAST_NEXT_DROP_ACL] = "drop_acl" },
+			[IP4_FAST_NEXT_DROP_ACL] = "drop_acl", [IP4_FAST_NEXT_DROP_RPF] = "drop_rpf" },
 };
 RTE_NODE_REGISTER(ip4_fast_node);

@@ -3,6 +3,7 @@
  * (and a link-layer broadcast or multicast reaches only the router). */
 #include "dataplane/fib/ecmp.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/rpf.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 
@@ -15,6 +16,7 @@ enum ip4_lookup_next {
 	IP4_LOOKUP_NEXT_ICMP_HOST_UNREACHABLE,
 	IP4_LOOKUP_NEXT_ICMP_ADMIN_PROHIBITED,
 	IP4_LOOKUP_NEXT_DROP_L2_MCAST,
+	IP4_LOOKUP_NEXT_DROP_RPF,
 	IP4_LOOKUP_NEXT_MAX,
 };
 
@@ -28,6 +30,40 @@ static const rte_edge_t kind_edge[DP_NH_KIND_MAX] = {
 	[DP_NH_PROHIBIT] = IP4_LOOKUP_NEXT_ICMP_ADMIN_PROHIBITED,
 	[DP_NH_GROUP] = IP4_LOOKUP_NEXT_ICMP_NET_UNREACHABLE,	/* a group inside a group: never made */
 };
+
+/*
+ * Unicast RPF (rpf.h) on the packets of the vector that came in on an interface where it is
+ * on, whatever their destination's route said (to the router too): a second bulk lookup, of
+ * their sources. Returns the bits for odd when any failed.
+ */
+static __rte_noinline uint16_t rpf_check(void **objs, uint16_t nb, rte_edge_t *nexts)
+{
+	uint32_t src[RTE_GRAPH_BURST_SIZE], nh[RTE_GRAPH_BURST_SIZE];
+	uint16_t at[RTE_GRAPH_BURST_SIZE], port[RTE_GRAPH_BURST_SIZE];
+	uint8_t mode[RTE_GRAPH_BURST_SIZE];
+	uint16_t i, n = 0, failed = 0;
+
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+
+		if (nexts[i] == IP4_LOOKUP_NEXT_DROP_L2_MCAST)
+			continue;
+		port[n] = dp_port_map.index[m->port];
+		mode[n] = dp_rpf.mode[DP_RPF_IPV4][port[n]];
+		if (mode[n] == DP_RPF_OFF)
+			continue;
+		src[n] = rte_be_to_cpu_32(rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
+								  m->l2_len)->src_addr);
+		at[n++] = i;
+	}
+	dp_fib_lookup_bulk(src, nh, n);
+	for (i = 0; i < n; i++)
+		if (unlikely(!dp_rpf_pass(dp_nh_get(nh[i]), mode[i], port[i]))) {
+			nexts[at[i]] = IP4_LOOKUP_NEXT_DROP_RPF;
+			failed++;
+		}
+	return failed ? UINT16_MAX : 0;
+}
 
 static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				   uint16_t nb)
@@ -65,6 +101,8 @@ static uint16_t ip4_lookup_process(struct rte_graph *graph, struct rte_node *nod
 			nexts[i] = IP4_LOOKUP_NEXT_DROP_L2_MCAST;
 		odd |= nexts[i] ^ IP4_LOOKUP_NEXT_FORWARD;
 	}
+	if (unlikely(dp_rpf_any(DP_RPF_IPV4)))
+		odd |= rpf_check(objs, nb, nexts);
 	if (DP_TRACE_ACTIVE(graph))
 		for (i = 0; i < nb; i++)
 			dp_trace_nexthop(graph->id, objs[i], *dp_pkt_nh(objs[i]));
@@ -85,6 +123,7 @@ static struct rte_node_register ip4_lookup_node = {
 		[IP4_LOOKUP_NEXT_ICMP_HOST_UNREACHABLE] = "icmp_host_unreachable",
 		[IP4_LOOKUP_NEXT_ICMP_ADMIN_PROHIBITED] = "icmp_admin_prohibited",
 		[IP4_LOOKUP_NEXT_DROP_L2_MCAST] = "drop_l2_mcast",
+		[IP4_LOOKUP_NEXT_DROP_RPF] = "drop_rpf",
 	},
 };
 RTE_NODE_REGISTER(ip4_lookup_node);

@@ -16,14 +16,16 @@
 #include "dataplane/acl/acl.h"
 #include "dataplane/fib/ecmp.h"
 #include "dataplane/fib/fib6.h"
+#include "dataplane/fib/rpf.h"
 #include "dataplane/ip6/ip6.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 
-/* Edge 0 is the long path, edge 1 what an access list denies; edge DP_IP6_FAST_PORT_EDGE + i
- * is port i's port_tx (added by dp_node_port_tx_clone). */
+/* Edge 0 is the long path, edge 1 what an access list denies, edge 2 what unicast RPF drops;
+ * edge DP_IP6_FAST_PORT_EDGE + i is port i's port_tx (added by dp_node_port_tx_clone). */
 #define IP6_FAST_NEXT_SLOW 0
 #define IP6_FAST_NEXT_DROP_ACL 1
+#define IP6_FAST_NEXT_DROP_RPF 2
 #define IP6_FAST_NEXT_PORT DP_IP6_FAST_PORT_EDGE
 
 /* An address the long path must see: ::/8 (unspecified, loopback, mapped), multicast,
@@ -86,26 +88,48 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv6_hdr *i
 	return IP6_FAST_NEXT_PORT + nh->port;
 }
 
-/* The access lists of the frames forwarded here, as ip4_fast's filter: the others' are the
- * long path's (ip6_input, ip6_forward). */
+/* The checks of the frames forwarded here, as ip4_fast's and in the same order: the ingress
+ * interface's access list, unicast RPF (the fast path takes no link-local source), the egress
+ * interface's list. The others' are the long path's (ip6_input, ip6_lookup, ip6_forward). */
 static __rte_noinline void filter(struct rte_graph *graph, void **objs, uint16_t nb,
-				  rte_edge_t *nexts)
+				  rte_edge_t *nexts, uint8_t dir)
 {
-	struct dp_acl_pick in, out;
+	struct dp_acl_pick pick;
 	uint16_t i;
 
-	in.n = out.n = 0;
+	pick.n = 0;
 	for (i = 0; i < nb; i++)
 		if (nexts[i] >= IP6_FAST_NEXT_PORT)
-			dp_acl_pick(&in, DP_ACL_IPV6, DP_ACL_IN, i,
-				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
-	dp_acl_pick_filter(graph, &in, DP_ACL_IPV6, DP_ACL_IN, objs, false, nexts,
+			dp_acl_pick(&pick, DP_ACL_IPV6, dir, i, dir == DP_ACL_IN ?
+				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port] :
+				    nexts[i] - IP6_FAST_NEXT_PORT);
+	dp_acl_pick_filter(graph, &pick, DP_ACL_IPV6, dir, objs, false, nexts,
 			   IP6_FAST_NEXT_DROP_ACL);
-	for (i = 0; i < nb; i++)
-		if (nexts[i] >= IP6_FAST_NEXT_PORT)
-			dp_acl_pick(&out, DP_ACL_IPV6, DP_ACL_OUT, i, nexts[i] - IP6_FAST_NEXT_PORT);
-	dp_acl_pick_filter(graph, &out, DP_ACL_IPV6, DP_ACL_OUT, objs, false, nexts,
-			   IP6_FAST_NEXT_DROP_ACL);
+}
+
+static __rte_noinline void rpf_check(struct rte_ipv6_hdr *const *hdr, void **objs, uint16_t nb,
+				     rte_edge_t *nexts)
+{
+	uint8_t src[RTE_GRAPH_BURST_SIZE][16];
+	uint32_t nh[RTE_GRAPH_BURST_SIZE];
+	uint16_t at[RTE_GRAPH_BURST_SIZE], port[RTE_GRAPH_BURST_SIZE];
+	uint8_t mode[RTE_GRAPH_BURST_SIZE];
+	uint16_t i, n = 0;
+
+	for (i = 0; i < nb; i++) {
+		if (nexts[i] < IP6_FAST_NEXT_PORT)
+			continue;
+		port[n] = dp_port_map.index[((struct rte_mbuf *)objs[i])->port];
+		mode[n] = dp_rpf.mode[DP_RPF_IPV6][port[n]];
+		if (mode[n] == DP_RPF_OFF)
+			continue;
+		memcpy(src[n], hdr[i]->src_addr, 16);
+		at[n++] = i;
+	}
+	dp_fib6_lookup_bulk((const uint8_t (*)[16])src, nh, n);
+	for (i = 0; i < n; i++)
+		if (unlikely(!dp_rpf_pass(dp_nh_get(nh[i]), mode[i], port[i])))
+			nexts[at[i]] = IP6_FAST_NEXT_DROP_RPF;
 }
 
 static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node, void **objs,
@@ -141,8 +165,12 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 
 		nexts[k] = fast_forward(objs[k], hdr[k], dp_nh_get(nh[i]));
 	}
-	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_IN) || dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT)))
-		filter(graph, objs, nb, nexts);
+	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_IN)))
+		filter(graph, objs, nb, nexts, DP_ACL_IN);
+	if (unlikely(dp_rpf_any(DP_RPF_IPV6)))
+		rpf_check(hdr, objs, nb, nexts);
+	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT)))
+		filter(graph, objs, nb, nexts, DP_ACL_OUT);
 	for (i = 0; i < nb; i++) {
 		any |= nexts[i];
 		all &= nexts[i];
@@ -154,7 +182,8 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 static struct rte_node_register ip6_fast_node = {
 	.name = "ip6_fast",
 	.process = ip6_fast_process,
-	.nb_edges = 2,
-	.next_nodes = { [IP6_FAST_NEXT_SLOW] = "eth_input", [IP6_FAST_NEXT_DROP_ACL] = "drop_acl" },
+	.nb_edges = 3,
+	.next_nodes = { [IP6_FAST_NEXT_SLOW] = "eth_input", [IP6_FAST_NEXT_DROP_ACL] = "drop_acl",
+			[IP6_FAST_NEXT_DROP_RPF] = "drop_rpf" },
 };
 RTE_NODE_REGISTER(ip6_fast_node);

@@ -25,6 +25,7 @@
 	X(drop_ip6_link_local, "IPv6 link-local source or destination, not for the router") \
 	X(drop_blackhole, "blackhole route")                                       \
 	X(drop_acl, "denied by an access list")                                    \
+	X(drop_rpf, "unicast RPF: no route back to the source (by the ingress interface, in strict mode)") \
 	X(drop_icmp_suppressed, "no ICMP error allowed (about an error, a fragment)") \
 	X(drop_icmp_rate_limited, "ICMP error over the rate limit")                \
 	X(drop_icmp_no_source, "ICMP error due but the port has no address")

@@ -196,6 +196,9 @@ def access_lists(rnd):
                 if rnd.random() < 0.3:
                     pick = names[fam] + ["nosuchlist"] if names[fam] else ["nosuchlist"]
                     lines.append(f"{word} {rnd.choice(pick)} {d}")
+        for word in ("ip", "ipv6"):
+            if rnd.random() < 0.3:
+                lines.append(f"{word} verify unicast source reachable-via {rnd.choice(['rx', 'any'])}")
         if lines:
             out += [f"interface {port}"] + lines + ["exit"]
     return out
