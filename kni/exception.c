@@ -72,6 +72,12 @@ static int tap_attach(unsigned int port, const char *name, bool persist, char *e
 	return 0;
 }
 
+void kni_port_fd_set(unsigned int port, int fd)
+{
+	if (port < DP_MAX_PORTS)
+		__atomic_store_n(&kports[port].fd, fd, __ATOMIC_RELEASE);
+}
+
 int kni_init(const char *const *tap_names, const bool *persist, char *err, size_t errlen)
 {
 	unsigned int i;
@@ -132,7 +138,7 @@ static unsigned int drain_ring(unsigned int w, unsigned int c, unsigned int budg
  * routing class (BGP, OSPF, BFD, VRRP), then up to KNI_BURST a worker from each other
  * class, so that a flood in a lower class delays routing's packets by one round at most.
  */
-static unsigned int drain_rings(void)
+unsigned int kni_drain_round(void)
 {
 	unsigned int w, c, total = 0;
 
@@ -226,7 +232,7 @@ static void *kni_main(void *arg)
 	int sleep_ms = 1;
 
 	while (!quit) {
-		unsigned int work = drain_rings();
+		unsigned int work = kni_drain_round();
 		bool blocked = false;
 		int n, i;
 

@@ -38,4 +38,13 @@ int kni_tap_add(unsigned int port, char *err, size_t errlen);
 void kni_tap_remove(unsigned int port);
 const char *kni_tap_name(unsigned int port);
 
+/*
+ * One round of the service over the workers' punt rings, the step its thread repeats: all
+ * that waits in the routing class, then up to a burst a worker of each other class, in class
+ * order. Returns the frames written. Tests call it with the thread stopped, after giving a
+ * port a socket of theirs for its kernel side (kni_port_fd_set; -1 forgets it).
+ */
+unsigned int kni_drain_round(void);
+void kni_port_fd_set(unsigned int port, int fd);
+
 #endif
