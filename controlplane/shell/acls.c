@@ -308,27 +308,36 @@ void acl_log_tick(void)
 
 	for (i = 0; i < n; i++) {
 		char src[INET6_ADDRSTRLEN], dst[INET6_ADDRSTRLEN], seq[16];
-		const uint8_t *sport, *dport, *l4;
+		const uint8_t *sport, *dport;
 		int af = s[i].family == DP_ACL_IPV4 ? AF_INET : AF_INET6;
+		unsigned int sp, dp_;
 		uint8_t proto;
+		bool icmp;
 
 		if (s[i].family == DP_ACL_IPV4) {
 			inet_ntop(af, s[i].k4.src, src, sizeof(src));
 			inet_ntop(af, s[i].k4.dst, dst, sizeof(dst));
 			proto = s[i].k4.proto;
-			sport = s[i].k4.sport, dport = s[i].k4.dport, l4 = s[i].k4.l4;
+			sport = s[i].k4.sport, dport = s[i].k4.dport;
 		} else {
 			inet_ntop(af, s[i].k6.src, src, sizeof(src));
 			inet_ntop(af, s[i].k6.dst, dst, sizeof(dst));
 			proto = s[i].k6.proto;
-			sport = s[i].k6.sport, dport = s[i].k6.dport, l4 = s[i].k6.l4;
+			sport = s[i].k6.sport, dport = s[i].k6.dport;
 		}
+		/* ICMP's type and code are in the source port's place; the ports are the key's
+		 * only where they are the packet's */
+		icmp = proto == (s[i].family == DP_ACL_IPV4 ? 1 : 58);
+		if (icmp)
+			sp = sport[0], dp_ = sport[1];
+		else
+			sp = (unsigned int)(sport[0] << 8 | sport[1]), dp_ = (unsigned int)(dport[0] << 8 | dport[1]);
+		if (!s[i].l4 || !(icmp || proto == 6 || proto == 17 || proto == 132))
+			sp = dp_ = 0;
 		snprintf(seq, sizeof(seq), "%u", s[i].seq);
 		TERN_LOG(main, NOTICE, "access list %s entry %s %s protocol %u %s port %u -> %s port %u, "
 			 "%s %s", s[i].acl, s[i].seq ? seq : "(implicit)",
-			 s[i].permit ? "permitted" : "denied", proto, src,
-			 l4[3] ? (unsigned int)(sport[0] << 8 | sport[1]) : 0u, dst,
-			 l4[3] ? (unsigned int)(dport[0] << 8 | dport[1]) : 0u,
+			 s[i].permit ? "permitted" : "denied", proto, src, sp, dst, dp_,
 			 s[i].port < dp.nb_ports ? dp.ports[s[i].port].name : "?",
 			 s[i].dir == DP_ACL_IN ? "in" : "out");
 	}

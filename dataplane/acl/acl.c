@@ -20,11 +20,17 @@ static size_t mem_max = (size_t)DP_ACL_MEM_DEFAULT_MB << 20;
 
 /*
  * The fields rte_acl matches, in the keys' layout (acl.h): the protocol first (rte_acl
- * takes one byte before its groups of four), then each address in words of 4 bytes, the
- * two ports (or ICMP's type and code) in one group, and whether they are the packet's.
+ * takes one byte before its groups of four), then each address in words of 4 bytes, and the
+ * two ports (or ICMP's type and code, as one 16-bit value in the first) in one group.
  */
-enum { F4_PROTO, F4_SRC, F4_DST, F4_SPORT, F4_DPORT, F4_L4, F4_NB };
-enum { F6_PROTO, F6_SRC, F6_DST = F6_SRC + 4, F6_SPORT = F6_DST + 4, F6_DPORT, F6_L4, F6_NB };
+enum { F4_PROTO, F4_SRC, F4_DST, F4_SPORT, F4_DPORT, F4_NB };
+enum { F6_PROTO, F6_SRC, F6_DST = F6_SRC + 4, F6_SPORT = F6_DST + 4, F6_DPORT, F6_NB };
+
+#define PROTO_ICMP 1
+#define PROTO_TCP 6
+#define PROTO_UDP 17
+#define PROTO_ICMP6 58
+#define PROTO_SCTP 132
 
 RTE_ACL_RULE_DEF(acl4_rule, F4_NB);
 RTE_ACL_RULE_DEF(acl6_rule, F6_NB);
@@ -49,7 +55,6 @@ static unsigned int field_defs(uint8_t family, struct rte_acl_field_def *d)
 		      offsetof(struct dp_acl4_key, sport));
 		field(&d[F4_DPORT], RTE_ACL_FIELD_TYPE_RANGE, 2, F4_DPORT, 3,
 		      offsetof(struct dp_acl4_key, dport));
-		field(&d[F4_L4], RTE_ACL_FIELD_TYPE_BITMASK, 4, F4_L4, 4, offsetof(struct dp_acl4_key, l4));
 		return F4_NB;
 	}
 	field(&d[F6_PROTO], RTE_ACL_FIELD_TYPE_BITMASK, 1, F6_PROTO, 0, offsetof(struct dp_acl6_key, proto));
@@ -61,7 +66,6 @@ static unsigned int field_defs(uint8_t family, struct rte_acl_field_def *d)
 	}
 	field(&d[F6_SPORT], RTE_ACL_FIELD_TYPE_RANGE, 2, F6_SPORT, 9, offsetof(struct dp_acl6_key, sport));
 	field(&d[F6_DPORT], RTE_ACL_FIELD_TYPE_RANGE, 2, F6_DPORT, 9, offsetof(struct dp_acl6_key, dport));
-	field(&d[F6_L4], RTE_ACL_FIELD_TYPE_BITMASK, 4, F6_L4, 10, offsetof(struct dp_acl6_key, l4));
 	return F6_NB;
 }
 
@@ -83,6 +87,31 @@ static void addr_fields(struct rte_acl_field *f, const uint8_t *a, unsigned int 
 	}
 }
 
+static bool is_icmp(uint8_t family, uint8_t proto)
+{
+	return proto == (family == DP_ACL_IPV4 ? PROTO_ICMP : PROTO_ICMP6);
+}
+
+/* Whether rule_fields can say what the entry says; why not in err. An entry names ports for
+ * TCP, UDP or SCTP only, a type and code for ICMP only, and a range of types only with every
+ * code (they are one 16-bit range). */
+static bool entry_ok(uint8_t family, const struct dp_acl_entry *e, const char *name, char *err,
+		     size_t errlen)
+{
+	if (!e->l4)
+		return true;
+	if (!e->any_proto && (e->proto == PROTO_TCP || e->proto == PROTO_UDP ||
+			      e->proto == PROTO_SCTP))
+		return true;
+	if (!e->any_proto && is_icmp(family, e->proto) && e->sport_hi <= 255 &&
+	    e->dport_hi <= 255 && (e->sport_lo == e->sport_hi ||
+				   (e->dport_lo == 0 && e->dport_hi == 255)))
+		return true;
+	snprintf(err, errlen, "access list %s entry %u: ports are for TCP, UDP and SCTP, a type "
+		 "and code (one type, or every code) for ICMP", name, e->seq);
+	return false;
+}
+
 static void rule_fields(uint8_t family, const struct dp_acl_entry *e, struct rte_acl_field *f)
 {
 	unsigned int words = family == DP_ACL_IPV4 ? 1 : 4;
@@ -92,12 +121,21 @@ static void rule_fields(uint8_t family, const struct dp_acl_entry *e, struct rte
 	f[0].mask_range.u8 = e->any_proto ? 0 : 0xff;
 	addr_fields(&f[1], e->src, e->src_len, words);
 	addr_fields(&f[1 + words], e->dst, e->dst_len, words);
-	f[sport].value.u16 = e->l4 ? e->sport_lo : 0;
-	f[sport].mask_range.u16 = e->l4 ? e->sport_hi : UINT16_MAX;
-	f[sport + 1].value.u16 = e->l4 ? e->dport_lo : 0;
-	f[sport + 1].mask_range.u16 = e->l4 ? e->dport_hi : UINT16_MAX;
-	f[sport + 2].value.u32 = e->l4 ? 1 : 0;
-	f[sport + 2].mask_range.u32 = e->l4 ? 1 : 0;
+	f[sport].value.u16 = 0;
+	f[sport].mask_range.u16 = UINT16_MAX;
+	f[sport + 1].value.u16 = 0;
+	f[sport + 1].mask_range.u16 = UINT16_MAX;
+	if (!e->l4)
+		return;
+	if (is_icmp(family, e->proto)) {	/* type << 8 | code, where the source port is */
+		f[sport].value.u16 = (uint16_t)(e->sport_lo << 8 | e->dport_lo);
+		f[sport].mask_range.u16 = (uint16_t)(e->sport_hi << 8 | e->dport_hi);
+		return;
+	}
+	f[sport].value.u16 = e->sport_lo;
+	f[sport].mask_range.u16 = e->sport_hi;
+	f[sport + 1].value.u16 = e->dport_lo;
+	f[sport + 1].mask_range.u16 = e->dport_hi;
 }
 
 void dp_acl_init(unsigned int nb_workers, unsigned int memory_mb)
@@ -111,6 +149,8 @@ void dp_acl_free(struct dp_acl *a)
 {
 	if (a == NULL)
 		return;
+	if (a->ctx_noport != a->ctx)
+		rte_acl_free(a->ctx_noport);
 	rte_acl_free(a->ctx);
 	rte_free(a->hits);
 	rte_free(a->verdict);
@@ -119,49 +159,78 @@ void dp_acl_free(struct dp_acl *a)
 	rte_free(a);
 }
 
-/* The entries as rte_acl rules: the first entry the highest priority, userdata its index
- * + 1 (rte_acl's 0 is "no match": the implicit deny). */
-static int add_rules(struct dp_acl *a, const struct dp_acl_entry *e, unsigned int n)
+/* The entries as rte_acl rules (those that name no ports alone, for the noport context): the
+ * first entry the highest priority, userdata its index + 1 (rte_acl's 0 is "no match": the
+ * implicit deny). */
+static int add_rules(struct rte_acl_ctx *ctx, uint8_t family, const struct dp_acl_entry *e,
+		     unsigned int n, bool noport)
 {
-	size_t sz = a->family == DP_ACL_IPV4 ? sizeof(struct acl4_rule) : sizeof(struct acl6_rule);
+	size_t sz = family == DP_ACL_IPV4 ? sizeof(struct acl4_rule) : sizeof(struct acl6_rule);
 	uint8_t *rules = rte_zmalloc("tern_acl_rules", sz * (n ? n : 1), 0);
-	unsigned int i;
+	unsigned int i, k = 0;
 	int rc;
 
 	if (rules == NULL)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
-		struct rte_acl_rule *r = (struct rte_acl_rule *)(rules + i * sz);
+		struct rte_acl_rule *r = (struct rte_acl_rule *)(rules + k * sz);
 
+		if (noport && e[i].l4)
+			continue;
 		r->data.category_mask = 1;
 		r->data.priority = RTE_ACL_MAX_PRIORITY - (int32_t)i;
 		r->data.userdata = i + 1;
-		rule_fields(a->family, &e[i], r->field);
+		rule_fields(family, &e[i], r->field);
+		k++;
 	}
-	rc = n ? rte_acl_add_rules(a->ctx, (struct rte_acl_rule *)rules, n) : 0;
+	rc = k ? rte_acl_add_rules(ctx, (struct rte_acl_rule *)rules, k) : 0;
 	rte_free(rules);
+	return rc;
+}
+
+/* A context of the entries (those without ports, for noport) compiled, in *ctx; rte_acl's
+ * error, or -ENOMEM / -ERANGE for its memory limit. */
+static int compile(uint8_t family, const struct dp_acl_entry *e, unsigned int n, bool noport,
+		   struct rte_acl_ctx **ctx)
+{
+	static unsigned int generation;
+	struct rte_acl_config cfg = { .num_categories = 1, .max_size = mem_max };
+	struct rte_acl_param prm = { .socket_id = SOCKET_ID_ANY };
+	char name[RTE_ACL_NAMESIZE];
+	int rc;
+
+	/* rte_acl_create hands back an existing context of the same name: each its own */
+	snprintf(name, sizeof(name), "tern_acl%u", generation++);
+	prm.name = name;
+	prm.rule_size = family == DP_ACL_IPV4 ? RTE_ACL_RULE_SZ(F4_NB) : RTE_ACL_RULE_SZ(F6_NB);
+	prm.max_rule_num = n ? n : 1;
+	*ctx = rte_acl_create(&prm);
+	if (*ctx == NULL)
+		return -ENOMEM;
+	rc = add_rules(*ctx, family, e, n, noport);
+	if (rc == 0) {
+		cfg.num_fields = field_defs(family, cfg.defs);
+		rc = rte_acl_build(*ctx, &cfg);
+	}
 	return rc;
 }
 
 int dp_acl_build(uint8_t family, const char *name, const struct dp_acl_entry *e, unsigned int n,
 		 struct dp_acl **out, char *err, size_t errlen)
 {
-	static unsigned int generation;
-	static const uint8_t IP6_ICMP = 58;
-	struct rte_acl_config cfg = { .num_categories = 1, .max_size = mem_max };
-	struct rte_acl_param prm = { .socket_id = SOCKET_ID_ANY };
-	char ctx_name[RTE_ACL_NAMESIZE];
-	struct dp_acl *a = NULL;
-	unsigned int i;
-	int rc;
-
 	struct dp_acl_entry *all = NULL;
+	struct dp_acl *a = NULL;
+	unsigned int i, with_ports = 0;
+	int rc;
 
 	if (n > DP_ACL_ENTRIES_MAX) {
 		snprintf(err, errlen, "access list %s has %u entries: at most %u", name, n,
 			 DP_ACL_ENTRIES_MAX);
 		return -E2BIG;
 	}
+	for (i = 0; i < n; i++)
+		if (!entry_ok(family, &e[i], name, err, errlen))
+			return -EINVAL;
 	if (family == DP_ACL_IPV6) {	/* the implicit permits of NS and NA */
 		all = rte_malloc("tern_acl_entries", sizeof(*all) * (n + DP_ACL6_IMPLICIT), 0);
 		if (all == NULL)
@@ -169,7 +238,7 @@ int dp_acl_build(uint8_t family, const char *name, const struct dp_acl_entry *e,
 		memcpy(all, e, sizeof(*all) * n);
 		for (i = 0; i < DP_ACL6_IMPLICIT; i++)
 			all[n + i] = (struct dp_acl_entry){
-				.seq = DP_ACL_SEQ_MAX + 1 + i, .permit = true, .proto = IP6_ICMP,
+				.seq = DP_ACL_SEQ_MAX + 1 + i, .permit = true, .proto = PROTO_ICMP6,
 				.l4 = true, .sport_lo = 135 + i, .sport_hi = 135 + i, .dport_hi = 255 };
 		e = all;
 		n += DP_ACL6_IMPLICIT;
@@ -192,20 +261,13 @@ int dp_acl_build(uint8_t family, const char *name, const struct dp_acl_entry *e,
 	for (i = 0; i < n; i++) {
 		a->verdict[i] = (e[i].permit ? DP_ACL_V_PERMIT : 0) | (e[i].log ? DP_ACL_V_LOG : 0);
 		a->seq[i] = e[i].seq;
+		with_ports += e[i].l4;
 	}
-	/* rte_acl_create hands back an existing context of the same name: each its own */
-	snprintf(ctx_name, sizeof(ctx_name), "tern_acl%u", generation++);
-	prm.name = ctx_name;
-	prm.rule_size = family == DP_ACL_IPV4 ? RTE_ACL_RULE_SZ(F4_NB) : RTE_ACL_RULE_SZ(F6_NB);
-	prm.max_rule_num = n ? n : 1;
-	a->ctx = rte_acl_create(&prm);
-	if (a->ctx == NULL)
-		goto nomem;
-	rc = add_rules(a, e, n);
-	if (rc == 0) {
-		cfg.num_fields = field_defs(family, cfg.defs);
-		rc = rte_acl_build(a->ctx, &cfg);
-	}
+	rc = compile(family, e, n, false, &a->ctx);
+	if (rc == 0 && with_ports == 0)
+		a->ctx_noport = a->ctx;
+	else if (rc == 0 && with_ports < n)
+		rc = compile(family, e, n, true, &a->ctx_noport);
 	if (rc != 0) {
 		if (rc == -ENOMEM || rc == -ERANGE)
 			snprintf(err, errlen, "access list %s does not fit the classifier's %zu MiB "

@@ -55,27 +55,36 @@ struct dp_acl_entry {
 };
 
 /*
- * What a worker classifies: the fields of a packet in network order, as rte_acl reads them
- * (the field layout in acl.c). l4 is 1 (network order) when the ports, or ICMP's type and
- * code, are the packet's; 0 for a fragment's later pieces or a header cut short.
+ * What rte_acl reads of a packet (the field layout in acl.c): its own header from the
+ * protocol byte on, as DPDK's l3fwd classifies, so that a packet of the usual shape (IPv4
+ * without options, IPv6 without extension headers, the 4 bytes after the header there) is
+ * classified in place and nothing is copied. Any other packet's fields are copied into a key
+ * of the same layout. ICMP's type and code are the first two bytes after the header, where
+ * the ports are: one 16-bit field, type << 8 | code.
  */
 struct dp_acl4_key {
 	uint8_t proto;
+	uint8_t ttl_csum[2];	/* the header's checksum in place; not matched */
 	uint8_t src[4];
 	uint8_t dst[4];
 	uint8_t sport[2], dport[2];
-	uint8_t l4[4];
-	uint8_t pad[3];
+	uint8_t pad;
 } __rte_packed;
 
 struct dp_acl6_key {
 	uint8_t proto;
+	uint8_t hop_limit;	/* not matched */
 	uint8_t src[16];
 	uint8_t dst[16];
 	uint8_t sport[2], dport[2];
-	uint8_t l4[4];
-	uint8_t pad[3];
+	uint8_t pad[2];
 } __rte_packed;
+
+/* Where the key starts in a header of the usual shape, and what must be readable past it. */
+#define DP_ACL4_KEY_AT 9
+#define DP_ACL4_IN_PLACE_LEN 24
+#define DP_ACL6_KEY_AT 6
+#define DP_ACL6_IN_PLACE_LEN 44
 
 /* A sample of a packet that matched a log entry, for the control thread to write down. */
 struct dp_acl_sample {
@@ -84,6 +93,7 @@ struct dp_acl_sample {
 	uint16_t port;
 	uint8_t family, dir;
 	bool permit;
+	bool l4;		/* the ports (ICMP's type and code) are the packet's */
 	union {
 		struct dp_acl4_key k4;
 		struct dp_acl6_key k6;
@@ -93,6 +103,10 @@ struct dp_acl_sample {
 /* A compiled list, immutable once published but for its counters. */
 struct dp_acl {
 	struct rte_acl_ctx *ctx;
+	/* for packets whose ports (or type) cannot be read, a fragment's later pieces or one cut
+	 * short: the entries that name none (ctx itself when every entry names none; NULL when
+	 * every entry names some: such a packet meets the implicit deny) */
+	struct rte_acl_ctx *ctx_noport;
 	uint8_t family;
 	uint32_t nb;			/* entries; entry nb is the implicit deny */
 	uint32_t nb_user;		/* of them the operator's: the first */
@@ -136,19 +150,30 @@ unsigned int dp_acl_samples(struct dp_acl_sample *out, unsigned int max);
 /* Log samples each worker may take a second. */
 #define DP_ACL_LOG_RATE 10
 
-/* Workers: keys of a packet whose IPv4 header lies at ip with len bytes readable (the
- * header's own length checked); the same for IPv6 (its extension headers walked). */
-void dp_acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k);
-void dp_acl6_key(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k);
+/*
+ * Workers: the key of a packet whose IPv4 header lies at ip with len bytes readable (the
+ * header's own length checked), copied into k; the same for IPv6 (its extension headers
+ * walked). Returns true when the packet's protocol has ports (TCP, UDP, SCTP) or a type
+ * (ICMP) that cannot be read: a fragment's later piece, or a packet cut short.
+ */
+bool dp_acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k);
+bool dp_acl6_key(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k);
+/* What a worker gives rte_acl for the packet: the header itself from the protocol byte on when
+ * the packet has the usual shape (acl.h's layout), else k made by the functions above;
+ * *noport what they return. */
+const uint8_t *dp_acl4_data(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k, bool *noport);
+const uint8_t *dp_acl6_data(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k, bool *noport);
 
 /*
  * Workers: the verdict for each of n packets, in deny (true: to be dropped), by the list
- * each has in acl[] and its key in keys[] (each a struct dp_acl4_key or dp_acl6_key, of the
- * list's family); packets with acl[i] NULL pass. Counts each entry's matches on worker's row,
+ * each has in acl[] and its key in keys[] (a header in place or a struct dp_acl4_key or
+ * dp_acl6_key, of the list's family), noport[] what the key functions returned for it (NULL:
+ * false for all); packets with acl[i] NULL pass. Counts each entry's matches on worker's row,
  * and takes a log sample where an entry says log. Returns how many are denied.
  */
 uint16_t dp_acl_classify(unsigned int worker, uint8_t dir, struct dp_acl *const *acl,
-			 const uint16_t *port, const void *const *keys, uint16_t n, bool *deny);
+			 const uint16_t *port, const uint8_t *const *keys, const bool *noport,
+			 uint16_t n, bool *deny);
 
 /*
  * Workers, from a node: of the frames objs[sel[i]] (i < n), each with its list acl[i] (NULL:

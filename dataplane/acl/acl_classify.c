@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* The workers' side of access lists: a packet's key, a vector's verdicts, log samples. */
+#include <stddef.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -30,45 +31,45 @@ static bool has_ports(uint8_t proto)
 	return proto == PROTO_TCP || proto == PROTO_UDP || proto == PROTO_SCTP;
 }
 
-/* The ports (or ICMP's type and code) at l4, when len bytes of the packet are readable. */
-static void l4_fields(uint8_t proto, uint8_t icmp, const uint8_t *ip, uint32_t l4, uint32_t len,
-		      uint8_t *sport, uint8_t *dport, uint8_t *flag)
+/* The ports after the header at l4 (ICMP's type and code into sport), when len bytes of the
+ * packet are readable. Returns whether the protocol has them and they cannot be read. */
+static bool l4_fields(uint8_t proto, uint8_t icmp, const uint8_t *ip, uint32_t l4, uint32_t len,
+		      uint8_t *sport, uint8_t *dport)
 {
-	if (has_ports(proto) && l4 + 4 <= len) {
+	if (has_ports(proto)) {
+		if (l4 + 4 > len)
+			return true;
 		memcpy(sport, ip + l4, 2);
 		memcpy(dport, ip + l4 + 2, 2);
-		flag[3] = 1;
-	} else if (proto == icmp && l4 + 2 <= len) {
-		sport[1] = ip[l4];
-		dport[1] = ip[l4 + 1];
-		flag[3] = 1;
+	} else if (proto == icmp) {
+		if (l4 + 2 > len)
+			return true;
+		memcpy(sport, ip + l4, 2);
 	}
+	return false;
 }
 
-/* Inlined in dp_acl_filter: every byte of the key written once, no memset before. */
-static inline void acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k)
+/* Whether the IPv4 header is a fragment's later piece. */
+static inline bool later_piece4(const uint8_t *ip)
 {
-	uint32_t hl = (ip[0] & 0xf) * 4u;
-	bool later = ((ip[6] & 0x1f) | ip[7]) != 0;	/* a fragment's later piece */
+	return ((ip[6] & 0x1f) | ip[7]) != 0;
+}
+
+bool dp_acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k)
+{
 	uint8_t proto = ip[9];
 
+	memset(k, 0, sizeof(*k));
 	k->proto = proto;
 	memcpy(k->src, ip + 12, 4);
 	memcpy(k->dst, ip + 16, 4);
-	memset(k->sport, 0, sizeof(k->sport));
-	memset(k->dport, 0, sizeof(k->dport));
-	memset(k->l4, 0, sizeof(k->l4));
-	memset(k->pad, 0, sizeof(k->pad));
-	if (!later)
-		l4_fields(proto, PROTO_ICMP, ip, hl, len, k->sport, k->dport, k->l4);
+	if (later_piece4(ip))
+		return has_ports(proto) || proto == PROTO_ICMP;
+	return l4_fields(proto, PROTO_ICMP, ip, (ip[0] & 0xf) * 4u, len, k->sport,
+			 k->dport);
 }
 
-void dp_acl4_key(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k)
-{
-	acl4_key(ip, len, k);
-}
-
-void dp_acl6_key(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k)
+bool dp_acl6_key(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k)
 {
 	uint32_t at = IP6_HDR_LEN;
 	uint8_t next = ip[6];
@@ -92,12 +93,51 @@ void dp_acl6_key(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k)
 			break;
 	}
 	k->proto = next;
-	if (!later && !ip6_is_ext(next))
-		l4_fields(next, IP6_NEXT_ICMP, ip, at, len, k->sport, k->dport, k->l4);
+	if (later || ip6_is_ext(next))
+		return has_ports(next) || next == IP6_NEXT_ICMP || ip6_is_ext(next);
+	return l4_fields(next, IP6_NEXT_ICMP, ip, at, len, k->sport, k->dport);
+}
+
+/*
+ * Inlined in dp_acl_filter: the key of the packet whose header lies at ip, len bytes readable.
+ * In the usual shape (no IPv4 options, no IPv6 extension headers, not a later piece, the 4
+ * bytes after the header there) it is the header itself from the protocol byte on; any
+ * other packet's is copied into k.
+ */
+static inline const uint8_t *acl4_data(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k,
+				       bool *noport)
+{
+	if (likely(ip[0] == 0x45 && len >= DP_ACL4_IN_PLACE_LEN && !later_piece4(ip))) {
+		*noport = false;
+		return ip + DP_ACL4_KEY_AT;
+	}
+	*noport = dp_acl4_key(ip, len, k);
+	return &k->proto;
+}
+
+static inline const uint8_t *acl6_data(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k,
+				       bool *noport)
+{
+	if (likely(!ip6_is_ext(ip[6]) && len >= DP_ACL6_IN_PLACE_LEN)) {
+		*noport = false;
+		return ip + DP_ACL6_KEY_AT;
+	}
+	*noport = dp_acl6_key(ip, len, k);
+	return &k->proto;
+}
+
+const uint8_t *dp_acl4_data(const uint8_t *ip, uint32_t len, struct dp_acl4_key *k, bool *noport)
+{
+	return acl4_data(ip, len, k, noport);
+}
+
+const uint8_t *dp_acl6_data(const uint8_t *ip, uint32_t len, struct dp_acl6_key *k, bool *noport)
+{
+	return acl6_data(ip, len, k, noport);
 }
 
 static void take_sample(unsigned int worker, const struct dp_acl *a, uint32_t e, uint16_t port,
-			uint8_t dir, const void *key)
+			uint8_t dir, const uint8_t *key, bool noport)
 {
 	typeof(samples[0]) *r = &samples[worker];
 	uint64_t now = rte_rdtsc(), interval = rte_get_tsc_hz() / DP_ACL_LOG_RATE;
@@ -115,10 +155,12 @@ static void take_sample(unsigned int worker, const struct dp_acl *a, uint32_t e,
 	s->family = a->family;
 	s->dir = dir;
 	s->permit = a->verdict[e] & DP_ACL_V_PERMIT;
+	s->l4 = !noport;
+	/* what rte_acl read of the packet, not past it */
 	if (a->family == DP_ACL_IPV4)
-		memcpy(&s->k4, key, sizeof(s->k4));
+		memcpy(&s->k4, key, offsetof(struct dp_acl4_key, pad));
 	else
-		memcpy(&s->k6, key, sizeof(s->k6));
+		memcpy(&s->k6, key, offsetof(struct dp_acl6_key, pad));
 	__atomic_store_n(&r->head, r->head + 1, __ATOMIC_RELEASE);
 }
 
@@ -137,15 +179,20 @@ unsigned int dp_acl_samples(struct dp_acl_sample *out, unsigned int max)
 	return n;
 }
 
-/* The verdicts of cnt keys data[] of list a, for the frames idx[] of the vector. */
-static void classify_list(unsigned int worker, uint8_t dir, struct dp_acl *a, const uint16_t *port,
-			  const uint8_t **data, const uint16_t *idx, uint32_t cnt, bool *deny)
+/* The verdicts of cnt keys data[] of list a in its context ctx (NULL: none, the implicit deny
+ * for all), for the frames idx[] of the vector (NULL: 0 .. cnt - 1). */
+static void classify_list(unsigned int worker, uint8_t dir, struct dp_acl *a,
+			  const struct rte_acl_ctx *ctx, const uint16_t *port, const uint8_t **data,
+			  const uint16_t *idx, uint32_t cnt, bool noport, bool *deny)
 {
 	uint32_t res[RTE_GRAPH_BURST_SIZE];
 	uint64_t *hits = &a->hits[worker * a->stride];	/* a row each worker dp_acl_init named */
 	uint32_t k;
 
-	rte_acl_classify(a->ctx, data, res, cnt, 1);
+	if (likely(ctx != NULL))
+		rte_acl_classify(ctx, data, res, cnt, 1);
+	else
+		memset(res, 0, sizeof(res[0]) * cnt);
 	for (k = 0; k < cnt; k++) {
 		uint32_t e = res[k] ? res[k] - 1 : a->nb;
 		uint8_t v = a->verdict[e];
@@ -154,41 +201,48 @@ static void classify_list(unsigned int worker, uint8_t dir, struct dp_acl *a, co
 		hits[e]++;
 		deny[j] = !(v & DP_ACL_V_PERMIT);
 		if (unlikely(v & DP_ACL_V_LOG))
-			take_sample(worker, a, e, port[j], dir, data[k]);
+			take_sample(worker, a, e, port[j], dir, data[k], noport);
 	}
 }
 
 uint16_t dp_acl_classify(unsigned int worker, uint8_t dir, struct dp_acl *const *acl,
-			 const uint16_t *port, const void *const *keys, uint16_t n, bool *deny)
+			 const uint16_t *port, const uint8_t *const *keys, const bool *noport,
+			 uint16_t n, bool *deny)
 {
 	const uint8_t *data[RTE_GRAPH_BURST_SIZE];
 	uint16_t idx[RTE_GRAPH_BURST_SIZE];
 	bool done[RTE_GRAPH_BURST_SIZE];
 	uint16_t i, j, cnt, denied = 0;
+	unsigned int pass;
 
-	/* the common vector: every frame from one interface, so one list */
+	/* the common vector: every frame from one interface, so one list, and every key whole */
 	for (i = 1; i < n && acl[i] == acl[0]; i++)
 		;
-	if (i == n && acl[0] != NULL) {
-		classify_list(worker, dir, acl[0], port, (const uint8_t **)(uintptr_t)keys, NULL, n,
-			      deny);
+	if (i == n && acl[0] != NULL && noport == NULL) {
+		classify_list(worker, dir, acl[0], acl[0]->ctx, port,
+			      (const uint8_t **)(uintptr_t)keys, NULL, n, false, deny);
 	} else {
 		for (i = 0; i < n; i++) {
 			deny[i] = false;
 			done[i] = acl[i] == NULL;
 		}
-		/* one classify call for each list in the vector, its packets together */
-		for (i = 0; i < n; i++) {
-			if (done[i])
-				continue;
-			for (j = i, cnt = 0; j < n; j++)
-				if (!done[j] && acl[j] == acl[i]) {
-					data[cnt] = keys[j];
-					idx[cnt++] = j;
-					done[j] = true;
-				}
-			classify_list(worker, dir, acl[i], port, data, idx, cnt, deny);
-		}
+		/* one classify call for each list in the vector and each of its contexts, its
+		 * packets together: those with their ports, then those without */
+		for (pass = 0; pass < 2; pass++)
+			for (i = 0; i < n; i++) {
+				bool np = noport && noport[i];
+
+				if (done[i] || np != (pass == 1))
+					continue;
+				for (j = i, cnt = 0; j < n; j++)
+					if (!done[j] && acl[j] == acl[i] && (noport && noport[j]) == np) {
+						data[cnt] = keys[j];
+						idx[cnt++] = j;
+						done[j] = true;
+					}
+				classify_list(worker, dir, acl[i], np ? acl[i]->ctx_noport : acl[i]->ctx,
+					      port, data, idx, cnt, np, deny);
+			}
 	}
 	for (i = 0; i < n; i++)
 		denied += deny[i];
@@ -199,8 +253,9 @@ uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **
 		       const uint16_t *sel, struct dp_acl *const *acl, const uint16_t *port,
 		       uint16_t n, bool long_path, rte_edge_t *nexts, rte_edge_t drop)
 {
-	const void *kp[RTE_GRAPH_BURST_SIZE];
-	bool deny[RTE_GRAPH_BURST_SIZE];
+	const uint8_t *data[RTE_GRAPH_BURST_SIZE];
+	bool deny[RTE_GRAPH_BURST_SIZE], noport[RTE_GRAPH_BURST_SIZE];
+	bool any_noport = false;
 	uint16_t i;
 
 	if (family == DP_ACL_IPV4) {
@@ -210,11 +265,12 @@ uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **
 			struct rte_mbuf *m = objs[sel[i]];
 			uint32_t l3 = long_path ? m->l2_len : sizeof(struct rte_ether_hdr);
 
-			acl4_key(rte_pktmbuf_mtod_offset(m, const uint8_t *, l3), m->data_len - l3,
-				 &keys[i]);
-			kp[i] = &keys[i];
+			data[i] = acl4_data(rte_pktmbuf_mtod_offset(m, const uint8_t *, l3),
+					    m->data_len - l3, &keys[i], &noport[i]);
+			any_noport |= noport[i];
 		}
-		if (dp_acl_classify(worker, dir, acl, port, kp, n, deny) == 0)
+		if (dp_acl_classify(worker, dir, acl, port, data, any_noport ? noport : NULL, n,
+				    deny) == 0)
 			return 0;
 	} else {
 		struct dp_acl6_key keys[RTE_GRAPH_BURST_SIZE];
@@ -223,11 +279,12 @@ uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **
 			struct rte_mbuf *m = objs[sel[i]];
 			uint32_t l3 = long_path ? m->l2_len : sizeof(struct rte_ether_hdr);
 
-			dp_acl6_key(rte_pktmbuf_mtod_offset(m, const uint8_t *, l3),
-				    m->data_len - l3, &keys[i]);
-			kp[i] = &keys[i];
+			data[i] = acl6_data(rte_pktmbuf_mtod_offset(m, const uint8_t *, l3),
+					    m->data_len - l3, &keys[i], &noport[i]);
+			any_noport |= noport[i];
 		}
-		if (dp_acl_classify(worker, dir, acl, port, kp, n, deny) == 0)
+		if (dp_acl_classify(worker, dir, acl, port, data, any_noport ? noport : NULL, n,
+				    deny) == 0)
 			return 0;
 	}
 	for (i = 0; i < n; i++)

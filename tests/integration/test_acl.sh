@@ -127,22 +127,27 @@ check "a bad name is refused" refused "interface dp0" "ip access-list a/b" "acce
 check "the list kept its entries" [ "$(tern_cli --json -c "show ip access-list edge" |
 	json_field "len(j['access_lists'][0]['entries'])")" = 3 ]
 
-# a list too big for [acl] memory_mb = 1: refused, and the one bound stays
+# a list too big for [acl] memory_mb = 1: made unbound (nothing to compile yet), refused when
+# bound, and the one bound stays
 /usr/bin/python3 - "$T_DIR/big" <<'EOF'
 import random, sys
 r = random.Random(7)
 with open(sys.argv[1], "w") as f:
-    for i in range(1, 1201):
+    for i in range(1, 2401):
         s = "%d.%d.0.0/%d" % (r.randint(1, 223), r.randint(0, 255), 16)
+        d = "%d.%d.%d.0/%d" % (r.randint(1, 223), r.randint(0, 255), r.randint(0, 255), 24)
         lo = r.randint(0, 1000)
-        f.write("seq %d permit tcp %s range %d %d any range %d %d\n" % (
-            i + 100, s, lo, lo + r.randint(0, 5000), lo, lo + r.randint(0, 3000)))
+        f.write("seq %d permit tcp %s range %d %d %s range %d %d\n" % (
+            i + 100, s, lo, lo + r.randint(0, 5000), d, lo, lo + r.randint(0, 3000)))
 EOF
-{ echo "configure terminal"; echo "ip access-list edge"; cat "$T_DIR/big"; } > "$T_DIR/big.cmds"
-out=$(tern_cli -f "$T_DIR/big.cmds" 2>&1)
+{ echo "configure terminal"; echo "ip access-list huge"; cat "$T_DIR/big"; } > "$T_DIR/big.cmds"
+tern_cli -f "$T_DIR/big.cmds" >/dev/null 2>&1 || fail "the unbound list's entries were refused"
+out=$(tern_cli -c "configure terminal" -c "interface dp0" -c "ip access-group huge in" 2>&1)
 check "a list past [acl] memory_mb is refused with a sentence" \
-	grep -q "does not fit the classifier's 1 MiB (\[acl\] memory_mb).*the list stays as it was" <<<"$out" ||
+	grep -q "does not fit the classifier's 1 MiB (\[acl\] memory_mb).*dp0 keeps what it had" <<<"$out" ||
 	say "it gave: $(grep '%' <<<"$out" | head -n 2)"
+check "dp0 keeps the list it had" eval \
+	'tern_cli -c "show running-config" | grep -q "^ ip access-group edge in"'
 n0=$(noports)
 udp 198.18.1.2 3000 2
 check "and the list bound still denies what it denied" [ "$(noports)" = "$n0" ]
@@ -156,7 +161,7 @@ conf -c "no interface dp0.300" -c "interface dp0.300" || fail "cannot remake dp0
 check "made again, dp0.300 has no list" running_has $'interface dp0.300\n encapsulation dot1q 300\n!\n'
 conf -c "no interface dp0.300"
 
-conf -c "no ip access-list edge" || fail "no ip access-list was refused"
+conf -c "no ip access-list huge" -c "no ip access-list edge" || fail "no ip access-list was refused"
 n0=$(noports)
 udp 198.18.1.2 3000 2
 check "with its list removed, the binding filters nothing" [ $(($(noports) - n0)) = 2 ]
