@@ -48,6 +48,8 @@ mutant punt-known-grace dataplane/punt/punt_known.c 'dp_rcu_defer_free(slot_toke
 	'free_slot(slot_token(pos));' test_punt_known
 mutant punt-known-refcount dataplane/punt/punt_known.c 'if ((uintptr_t)refs > 1) {' 'if (0) {' test_rib
 mutant acl-grace dataplane/acl/acl.c 'dp_rcu_defer_free(old, retire);' 'retire(old);' test_acl
+mutant acl-cache-list dataplane/acl/acl_classify.c 'const uint32_t list = a->id;' \
+	'const uint32_t list = 1;' test_acl
 mutant exception-routing-whole kni/exception.c 'c == DP_PUNT_CLASS_routing ? DP_PUNT_RING_SIZE : KNI_BURST' \
 	'KNI_BURST' test_exception_drain
 mutant exception-class-order kni/exception.c 'for (c = 0; c < DP_PUNT_CLASS_MAX; c++)' \

@@ -219,8 +219,8 @@ static int dataplane_start(char *err, size_t errlen)
 	unsigned int i, r;
 	int rc;
 
-	dp_acl_init(cfg.nb_workers, cfg.acl_memory_mb);
-	if ((rc = dp_rcu_init(cfg.nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
+	if ((rc = dp_acl_init(cfg.nb_workers, cfg.acl_memory_mb)) < 0 ||
+	    (rc = dp_rcu_init(cfg.nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
 	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(cfg.nb_workers)) < 0) {
 		snprintf(err, errlen, "cannot set up the dataplane tables: %s", strerror(-rc));
 		return rc;

@@ -10,6 +10,7 @@
 #include <rte_malloc.h>
 
 #include "dataplane/acl/acl.h"
+#include "dataplane/acl/acl_cache.h"
 #include "dataplane/acl/acl_priv.h"
 #include "dataplane/rcu.h"
 
@@ -138,11 +139,12 @@ static void rule_fields(uint8_t family, const struct dp_acl_entry *e, struct rte
 	f[sport + 1].mask_range.u16 = e->dport_hi;
 }
 
-void dp_acl_init(unsigned int nb_workers, unsigned int memory_mb)
+int dp_acl_init(unsigned int nb_workers, unsigned int memory_mb)
 {
 	dp_acl_nb_workers = nb_workers ? nb_workers : 1;
 	mem_max = (size_t)(memory_mb ? RTE_MIN(memory_mb, (unsigned int)DP_ACL_MEM_MAX_MB) :
 			   DP_ACL_MEM_DEFAULT_MB) << 20;
+	return acl_cache_init(dp_acl_nb_workers);
 }
 
 void dp_acl_free(struct dp_acl *a)
@@ -218,6 +220,7 @@ static int compile(uint8_t family, const struct dp_acl_entry *e, unsigned int n,
 int dp_acl_build(uint8_t family, const char *name, const struct dp_acl_entry *e, unsigned int n,
 		 struct dp_acl **out, char *err, size_t errlen)
 {
+	static uint32_t next_id;
 	struct dp_acl_entry *all = NULL;
 	struct dp_acl *a = NULL;
 	unsigned int i, with_ports = 0;
@@ -247,6 +250,9 @@ int dp_acl_build(uint8_t family, const char *name, const struct dp_acl_entry *e,
 	if (a == NULL)
 		goto nomem;
 	a->family = family;
+	if (++next_id == 0)	/* 0 marks an empty cache slot */
+		next_id = 1;
+	a->id = next_id;
 	a->nb = n;
 	a->nb_user = family == DP_ACL_IPV6 ? n - DP_ACL6_IMPLICIT : n;
 	snprintf(a->name, sizeof(a->name), "%s", name);

@@ -107,6 +107,7 @@ struct dp_acl {
 	 * short: the entries that name none (ctx itself when every entry names none; NULL when
 	 * every entry names some: such a packet meets the implicit deny) */
 	struct rte_acl_ctx *ctx_noport;
+	uint32_t id;			/* never reused: the verdict caches' key (acl_cache.h) */
 	uint8_t family;
 	uint32_t nb;			/* entries; entry nb is the implicit deny */
 	uint32_t nb_user;		/* of them the operator's: the first */
@@ -128,9 +129,10 @@ extern struct dp_acl *volatile dp_acl_bound[DP_ACL_FAMILIES][DP_ACL_DIRS][DP_MAX
 /* Interfaces with a list bound, per family and direction: 0 lets a node skip it all. */
 extern volatile uint32_t dp_acl_nb_bound[DP_ACL_FAMILIES][DP_ACL_DIRS];
 
-/* Control thread: the workers that count, and the memory one list's tries may take (MiB,
- * 1 .. DP_ACL_MEM_MAX_MB; 0: DP_ACL_MEM_DEFAULT_MB); before dp_acl_build. */
-void dp_acl_init(unsigned int nb_workers, unsigned int memory_mb);
+/* Control thread: the workers that count (each with a cache of verdicts), and the memory one
+ * list's tries may take (MiB, 1 .. DP_ACL_MEM_MAX_MB; 0: DP_ACL_MEM_DEFAULT_MB); before
+ * dp_acl_build and before the workers start. -ENOMEM when the caches cannot be made. */
+int dp_acl_init(unsigned int nb_workers, unsigned int memory_mb);
 /* Compiles n entries (in order: the first that matches decides) of family into *out, or
  * returns a negative errno with why in err: rte_acl's refusal, or its memory limit. */
 int dp_acl_build(uint8_t family, const char *name, const struct dp_acl_entry *e, unsigned int n,

@@ -9,6 +9,7 @@
 #include <rte_mbuf.h>
 
 #include "dataplane/acl/acl.h"
+#include "dataplane/acl/acl_cache.h"
 #include "dataplane/acl/acl_priv.h"
 #include "dataplane/ip6/ip6.h"
 
@@ -179,22 +180,118 @@ unsigned int dp_acl_samples(struct dp_acl_sample *out, unsigned int max)
 	return n;
 }
 
+/*
+ * The entries cnt keys data[] meet in the worker's cache (acl_cache.h) of one family (its
+ * table, slot size and the key's bytes past the protocol), for the list of id list: e[k] for
+ * each found; the others gathered in miss[] and at[] (their k), and their count returned.
+ * sl[k] is each key's slot. Inlined for each family, so the compare's length is a constant.
+ */
+static __rte_always_inline uint32_t
+cache_lookup(uint8_t *table, size_t slot_size, unsigned int rest_at, unsigned int rest_len,
+	     uint32_t list, const uint8_t **data, uint32_t cnt, bool noport, uint32_t *e,
+	     const uint8_t **miss, uint32_t *at, struct acl_slot **sl)
+{
+	uint32_t k, nm = 0;
+
+	for (k = 0; k < cnt; k++) {
+		uint32_t h = acl_cache_hash(list, data[k], noport, rest_at, rest_len);
+
+		sl[k] = (struct acl_slot *)(table + (h & (DP_ACL_CACHE_SLOTS - 1)) * slot_size);
+		rte_prefetch0(sl[k]);
+	}
+	for (k = 0; k < cnt; k++) {
+		const struct acl_slot *x = sl[k];
+
+		if (x->list == list && x->proto == data[k][0] && x->noport == noport &&
+		    memcmp(x->rest, data[k] + rest_at, rest_len) == 0) {
+			e[k] = x->entry;
+		} else {
+			miss[nm] = data[k];
+			at[nm++] = k;
+		}
+	}
+	return nm;
+}
+
+/* The slots of the nm keys the cache missed take their answers. */
+static __rte_always_inline void
+cache_fill(struct acl_slot *const *sl, unsigned int rest_at, unsigned int rest_len, uint32_t list,
+	   const uint8_t **miss, const uint32_t *at, uint32_t nm, bool noport, const uint32_t *e)
+{
+	uint32_t m;
+
+	for (m = 0; m < nm; m++) {
+		struct acl_slot *x = sl[at[m]];
+
+		x->list = list;
+		x->entry = (uint16_t)e[at[m]];
+		x->noport = noport;
+		x->proto = miss[m][0];
+		memcpy(x->rest, miss[m] + rest_at, rest_len);
+	}
+}
+
+/* rte_acl's answers for the n keys miss[], into e[at[i]]. */
+static void walk(const struct dp_acl *a, const struct rte_acl_ctx *ctx, const uint8_t **miss,
+		 const uint32_t *at, uint32_t n, uint32_t *e)
+{
+	uint32_t res[RTE_GRAPH_BURST_SIZE], i;
+
+	if (n == 0)
+		return;
+	if (likely(ctx != NULL))
+		rte_acl_classify(ctx, miss, res, n, 1);
+	else
+		memset(res, 0, sizeof(res[0]) * n);
+	for (i = 0; i < n; i++)
+		e[at[i]] = res[i] ? res[i] - 1 : a->nb;
+}
+
+/* The entries cnt keys data[] of list a meet, into e[]: from the worker's cache where it has
+ * them, the others by one rte_acl walk in ctx, whose answers then fill their slots. */
+static void entries_of(unsigned int worker, const struct dp_acl *a, const struct rte_acl_ctx *ctx,
+		       const uint8_t **data, uint32_t cnt, bool noport, uint32_t *e)
+{
+	struct acl_cache *c = acl_caches ? &acl_caches[worker] : NULL;
+	const uint32_t list = a->id;	/* a list's verdicts are its own */
+	const uint8_t *miss[RTE_GRAPH_BURST_SIZE];
+	struct acl_slot *sl[RTE_GRAPH_BURST_SIZE];
+	uint32_t at[RTE_GRAPH_BURST_SIZE], k, nm;
+
+	if (unlikely(c == NULL)) {
+		for (k = 0; k < cnt; k++)
+			at[k] = k;
+		walk(a, ctx, data, at, cnt, e);
+		return;
+	}
+	if (a->family == DP_ACL_IPV4) {
+		nm = cache_lookup(c->v4, ACL4_SLOT_SIZE, ACL4_REST_AT, ACL4_REST_LEN, list, data,
+				  cnt, noport, e, miss, at, sl);
+		walk(a, ctx, miss, at, nm, e);
+		cache_fill(sl, ACL4_REST_AT, ACL4_REST_LEN, list, miss, at, nm, noport, e);
+	} else {
+		nm = cache_lookup(c->v6, ACL6_SLOT_SIZE, ACL6_REST_AT, ACL6_REST_LEN, list, data,
+				  cnt, noport, e, miss, at, sl);
+		walk(a, ctx, miss, at, nm, e);
+		cache_fill(sl, ACL6_REST_AT, ACL6_REST_LEN, list, miss, at, nm, noport, e);
+	}
+	c->hits += cnt - nm;
+	c->misses += nm;
+}
+
 /* The verdicts of cnt keys data[] of list a in its context ctx (NULL: none, the implicit deny
  * for all), for the frames idx[] of the vector (NULL: 0 .. cnt - 1). */
 static void classify_list(unsigned int worker, uint8_t dir, struct dp_acl *a,
 			  const struct rte_acl_ctx *ctx, const uint16_t *port, const uint8_t **data,
 			  const uint16_t *idx, uint32_t cnt, bool noport, bool *deny)
 {
-	uint32_t res[RTE_GRAPH_BURST_SIZE];
+	uint32_t ent[RTE_GRAPH_BURST_SIZE];
 	uint64_t *hits = &a->hits[worker * a->stride];	/* a row each worker dp_acl_init named */
 	uint32_t k;
 
-	if (likely(ctx != NULL))
-		rte_acl_classify(ctx, data, res, cnt, 1);
-	else
-		memset(res, 0, sizeof(res[0]) * cnt);
+	entries_of(worker, a, ctx, data, cnt, noport, ent);
 	for (k = 0; k < cnt; k++) {
-		uint32_t e = res[k] ? res[k] - 1 : a->nb;
+		uint32_t e = ent[k];
 		uint8_t v = a->verdict[e];
 		uint16_t j = idx ? idx[k] : k;
 

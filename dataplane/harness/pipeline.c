@@ -320,8 +320,7 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 		if ((rc = dp_node_port_tx_clone(i, i < dp.nb_ports ? dp.ports[i].port_id : 0)) < 0)
 			return rc;
 	dp.nb_workers = nb_workers;
-	dp_acl_init(nb_workers, 0);
-	if ((rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
+	if ((rc = dp_acl_init(nb_workers, 0)) < 0 || (rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
 	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(nb_workers)) < 0 ||
 	    (rc = dp_fib_init(max_routes, SOCKET_ID_ANY)) < 0 || (rc = pipeline_init6()) < 0 ||
 	    (rc = dp_punt_init(nb_workers, policy, 2)) < 0)

@@ -466,6 +466,37 @@ static void a_list_past_the_memory_limit_is_refused(void **state)
 	assert_non_null(strstr(err, "does not fit the classifier's 1 MiB"));
 }
 
+/* The verdict cache answers a flow's later packets as the walk did its first, and a list that
+ * replaces another never gets the other's answers: the same packet, the same entry index, a
+ * different verdict. */
+static void a_new_list_never_meets_the_old_ones_verdicts(void **state)
+{
+	struct dp_acl_entry deny_udp = entry(10, false, 17, NULL, 0, NULL, 0);
+	struct dp_acl_entry then[2] = { entry(10, true, 6, NULL, 0, NULL, 0),
+					entry(20, false, 17, NULL, 0, NULL, 0) };
+	struct dp_acl *a = build(DP_ACL_IPV4, &deny_udp, 1), *b;
+	uint8_t p[64];
+	unsigned int i;
+	bool deny;
+
+	(void)state;
+	ip4(p, 17, "198.18.0.2", "198.19.0.9", 1000, 2000, 5, 0);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(verdict4(a, p, 28, &deny), 0);
+		assert_true(deny);
+	}
+	/* the same packet against a list whose entry 0 permits TCP: entry 1 denies it */
+	b = build(DP_ACL_IPV4, then, 2);
+	assert_int_equal(verdict4(b, p, 28, &deny), 1);
+	assert_true(deny);
+	dp_acl_free(a);
+	/* and a list made where the freed one was gets no answer of it either */
+	a = build(DP_ACL_IPV4, then, 2);
+	assert_int_equal(verdict4(a, p, 28, &deny), 1);
+	dp_acl_free(a);
+	dp_acl_free(b);
+}
+
 /* A vector whose frames meet different lists (and none): each frame gets its own list's
  * verdict, and the count of denied frames is what the verdicts say. */
 static void a_vector_of_several_lists_is_decided_frame_by_frame(void **state)
@@ -524,6 +555,7 @@ int main(void)
 		cmocka_unit_test(keys_in_place_and_copied_decide_alike),
 		cmocka_unit_test(entries_the_classifier_cannot_say_are_refused),
 		cmocka_unit_test(a_list_past_the_memory_limit_is_refused),
+		cmocka_unit_test(a_new_list_never_meets_the_old_ones_verdicts),
 	};
 
 	snprintf(prefix, sizeof(prefix), "tern-unit-acl-%d", getpid());
@@ -531,7 +563,10 @@ int main(void)
 		fprintf(stderr, "test_acl: cannot set up EAL\n");
 		return 1;
 	}
-	dp_acl_init(1, 0);
+	if (dp_acl_init(1, 0) < 0) {
+		fprintf(stderr, "test_acl: cannot make the verdict caches\n");
+		return 1;
+	}
 	rte_rcu_qsbr_thread_register(dp_rcu, 0);
 	rte_rcu_qsbr_thread_online(dp_rcu, 0);
 	return cmocka_run_group_tests_name("acl", tests, NULL, NULL);
