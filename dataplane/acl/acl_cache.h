@@ -9,11 +9,11 @@
  * and its answer replaces what the slot held.
  *
  * Why tern has one: rte_acl walks its whole trie for every packet, 1 000 entries about 40
- * cycles a packet on the machine docs/performance.md's figures come from, where a hit costs
- * about 15 with the hash and the compare. With 1 000 entries and 1 024 flows the pipeline
- * benchmark's forwarding nodes took 77.8-79.3 cycles a packet against 105.9-112.4 without the
- * cache; with 65 536 flows, far more than its slots, 123.6-127.2: a miss costs what it looks up
- * and writes on top of the walk.
+ * cycles a packet on the machine docs/performance.md's figures come from (perf). With
+ * 1 000 entries and 1 024 flows, the pipeline benchmark's forwarding nodes took 76.1-89.5
+ * cycles an IPv4 packet against 107.9-108.5 without the cache; with 65 536 flows, far more
+ * than its slots, 122.8-127.2 against 105.9-112.4: a miss costs what it looks up and writes
+ * on top of the walk.
  */
 #ifndef TERN_ACL_CACHE_H
 #define TERN_ACL_CACHE_H
