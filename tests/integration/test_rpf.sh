@@ -127,7 +127,8 @@ check "with RPF off again, a source with no route passes" fate pass 198.19.200.9
 check "and the running-config has no verify line" eval '! grep -q verify <(tern_cli -c "show running-config")'
 
 out=$(tern_cli -c "configure terminal" -c "interface dp0" -c "ip verify unicast source reachable-via both" 2>&1)
-check "an unknown mode is refused with a sentence" grep -q "%" <<<"$out" || say "it gave: $out"
+check "an unknown mode is refused with a sentence naming what is allowed" \
+	grep -q "Invalid input 'both' after 'reachable-via'; expected: rx, any" <<<"$out" || say "it gave: $out"
 out=$(tern_cli -c "configure terminal" -c "ip verify unicast source reachable-via rx" 2>&1)
 check "outside an interface it is refused" grep -q "%" <<<"$out" || say "it gave: $out"
 
