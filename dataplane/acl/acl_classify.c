@@ -216,7 +216,7 @@ cache_lookup(uint8_t *table, size_t slot_size, unsigned int rest_at, unsigned in
 /* The slots of the nm keys the cache missed take their answers. */
 static __rte_always_inline void
 cache_fill(struct acl_slot *const *sl, unsigned int rest_at, unsigned int rest_len, uint32_t list,
-	   const uint8_t **miss, const uint32_t *at, uint32_t nm, bool noport, const uint32_t *e)
+	   const uint8_t **miss, uint32_t *at, uint32_t nm, bool noport, const uint32_t *e)
 {
 	uint32_t m;
 
@@ -231,9 +231,11 @@ cache_fill(struct acl_slot *const *sl, unsigned int rest_at, unsigned int rest_l
 	}
 }
 
-/* rte_acl's answers for the n keys miss[], into e[at[i]]. */
+/* rte_acl's answers for the n keys miss[], into e[at[i]]. (at is not const: GCC's -O1 with
+ * AddressSanitizer takes a const array it cannot see filled for one that may be read
+ * uninitialized.) */
 static void walk(const struct dp_acl *a, const struct rte_acl_ctx *ctx, const uint8_t **miss,
-		 const uint32_t *at, uint32_t n, uint32_t *e)
+		 uint32_t *at, uint32_t n, uint32_t *e)
 {
 	uint32_t res[RTE_GRAPH_BURST_SIZE], i;
 
