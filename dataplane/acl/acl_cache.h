@@ -56,10 +56,27 @@ struct acl_cache {
 int acl_cache_init(unsigned int nb_workers);
 extern struct acl_cache *acl_caches;
 
+/* The slot hash of a key (its len bytes from at, a multiple of 4, read at any alignment: a key
+ * in place lies where the packet's header does). */
 static inline uint32_t acl_cache_hash(uint32_t list, const uint8_t *key, bool noport,
 				      unsigned int at, unsigned int len)
 {
-	return rte_hash_crc(key + at, len, list ^ (uint32_t)key[0] << 8 ^ (uint32_t)noport << 16);
+	uint32_t h = list ^ (uint32_t)key[0] << 8 ^ (uint32_t)noport << 16;
+	unsigned int i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, key + at + i, sizeof(w));
+		h = rte_hash_crc_8byte(w, h);
+	}
+	for (; i + 4 <= len; i += 4) {
+		uint32_t w;
+
+		memcpy(&w, key + at + i, sizeof(w));
+		h = rte_hash_crc_4byte(w, h);
+	}
+	return h;
 }
 
 #endif
