@@ -49,7 +49,6 @@ struct acl_slot {
 struct acl_cache {
 	uint8_t *v4;		/* DP_ACL_CACHE_SLOTS of ACL4_SLOT_SIZE */
 	uint8_t *v6;		/* DP_ACL_CACHE_SLOTS of ACL6_SLOT_SIZE */
-	uint64_t hits, misses;
 };
 
 /* Control thread, before the workers start: a cache for each worker (NULL: none). */

@@ -277,8 +277,6 @@ static void entries_of(unsigned int worker, const struct dp_acl *a, const struct
 		walk(a, ctx, miss, at, nm, e);
 		cache_fill(sl, ACL6_REST_AT, ACL6_REST_LEN, list, miss, at, nm, noport, e);
 	}
-	c->hits += cnt - nm;
-	c->misses += nm;
 }
 
 /* The verdicts of cnt keys data[] of list a in its context ctx (NULL: none, the implicit deny
