@@ -15,9 +15,18 @@
 #include "dataplane/dp.h"
 #include "dataplane/fib/nexthop.h"
 
-/* ip4_fast's and ip6_fast's edge to port i's port_tx is this + i (dp_node_port_tx_clone). */
-#define DP_IP4_FAST_PORT_EDGE 4
-#define DP_IP6_FAST_PORT_EDGE 3
+/*
+ * Transmit: one port_tx clone per port (an ethdev of its own, or a bond), none per
+ * sub-interface, so a worker's graph does not grow with the sub-interfaces. A node that
+ * sends a frame out of interface i takes its transmit edge dp_port_map.tx[i], counted from
+ * its first transmit edge: DP_TX_VLAN, vlan_output, for a sub-interface (dp_tx_edge notes i
+ * in the frame; vlan_output writes its tags and hands it to its parent's port_tx), and
+ * k >= 1 for the k-th port_tx: a port takes its edge when it is made (dp_tx_edge_take),
+ * before any nexthop, which holds its port's edge (dp_nh_set).
+ */
+#define DP_TX_VLAN 0
+#define DP_IP4_FAST_TX_EDGE 4	/* ip4_fast's first transmit edge */
+#define DP_IP6_FAST_TX_EDGE 3	/* ip6_fast's */
 
 /* Set by ip4_lookup, read by ip4_forward and ip_rewrite within the same graph walk. */
 extern int dp_meta_offset;
@@ -25,6 +34,17 @@ extern int dp_meta_offset;
 static inline const struct dp_nexthop **dp_pkt_nh(struct rte_mbuf *m)
 {
 	return RTE_MBUF_DYNFIELD(m, dp_meta_offset, const struct dp_nexthop **);
+}
+
+/*
+ * A frame's egress sub-interface, set by the node that sends it to vlan_output: in the
+ * mbuf's field for the application's own tags (hash.usr; nothing of tern's reads the RSS
+ * hash it shares), on the cache line every node reads, where a dynamic field would make
+ * the fast path write the mbuf's second line.
+ */
+static inline uint32_t *dp_pkt_out(struct rte_mbuf *m)
+{
+	return &m->hash.usr;
 }
 
 union dp_port_mac {
@@ -47,8 +67,35 @@ struct dp_port_map {
 	 * thread each tick (dp_port_links_refresh) */
 	volatile uint8_t link_down[DP_MAX_PORTS];
 	volatile uint8_t vlans[DP_MAX_PORTS];	/* a port has sub-interfaces: port_rx -> vlan_input */
+	uint16_t tx[DP_MAX_PORTS];	/* the transmit edge to it (DP_TX_VLAN: a sub-interface) */
 };
 extern struct dp_port_map dp_port_map;
+/* The port behind each transmit edge k >= 1 (dp_port_map.tx's inverse for ports). */
+extern uint16_t dp_tx_port[RTE_MAX_ETHPORTS + 1];
+
+/* The transmit edge to interface i for frame m, noting i in m when it is a sub-interface. */
+static inline rte_edge_t dp_tx_edge(struct rte_mbuf *m, uint16_t i)
+{
+	rte_edge_t k = dp_port_map.tx[i];
+
+	if (k == DP_TX_VLAN)
+		*dp_pkt_out(m) = i;
+	return k;
+}
+
+/* The same for a frame leaving by nh: its edge is in it, on the line the fast path reads. */
+static inline rte_edge_t dp_nh_tx_edge(struct rte_mbuf *m, const struct dp_nexthop *nh)
+{
+	if (nh->tx == DP_TX_VLAN)
+		*dp_pkt_out(m) = nh->port;
+	return nh->tx;
+}
+
+/* The egress interface of a frame that takes transmit edge k. */
+static inline uint16_t dp_tx_egress(struct rte_mbuf *m, rte_edge_t k)
+{
+	return k == DP_TX_VLAN ? *dp_pkt_out(m) : dp_tx_port[k];
+}
 
 /* Whether a packet may leave by port: administratively up, and its link up. */
 static inline bool dp_port_egress_ok(uint16_t port)

@@ -136,6 +136,14 @@ void dp_trace_nexthop(unsigned int worker, struct rte_mbuf *m, const struct dp_n
 	r->nh_mac = nh->eth.dst_addr;
 }
 
+void dp_trace_port_out(unsigned int worker, struct rte_mbuf *m, uint16_t port_out)
+{
+	struct dp_trace_rec *r = rec_of(worker, m);
+
+	if (r)
+		r->port_out = port_out;
+}
+
 void dp_trace_end(unsigned int worker, rte_node_t node, void **objs, uint16_t n, uint16_t port_out)
 {
 	uint16_t i;
@@ -146,7 +154,8 @@ void dp_trace_end(unsigned int worker, rte_node_t node, void **objs, uint16_t n,
 		if (r == NULL)
 			continue;
 		path_add(r, node);
-		r->port_out = port_out;
+		if (r->port_out == DP_TRACE_NOT_SENT)
+			r->port_out = port_out;
 		dp_trace_workers[worker].in_flight--;
 		__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
 	}

@@ -69,6 +69,9 @@ int dp_trace_init(unsigned int nb_workers);
 void dp_trace_rx(unsigned int worker, rte_node_t node, struct rte_mbuf **m, uint16_t n);
 void dp_trace_node(unsigned int worker, rte_node_t node, void **objs, uint16_t n);
 void dp_trace_nexthop(unsigned int worker, struct rte_mbuf *m, const struct dp_nexthop *nh);
+/* Records the interface m leaves by, where that is not the port whose port_tx sends it (a
+ * sub-interface's frame). */
+void dp_trace_port_out(unsigned int worker, struct rte_mbuf *m, uint16_t port_out);
 void dp_trace_end(unsigned int worker, rte_node_t node, void **objs, uint16_t n, uint16_t port_out);
 
 /* Whether this worker has traced packets in the graph: the nodes' hooks run only then. */

@@ -70,7 +70,7 @@ static int worker_main(void *arg)
 static int graph_create(struct dp_worker *w, char *err, size_t errlen)
 {
 	static const char *const common[] = { "eth_input", "vlan_input", "ip4_*", "ip6_*", "ip_rewrite",
-					      "icmp_*", "icmp6_*", "port_tx-*", "drop_*",
+					      "icmp_*", "icmp6_*", "vlan_output", "port_tx-*", "drop_*",
 					      "punt_*" };
 	const char *patterns[DP_MAX_RXQ_PER_WORKER + RTE_DIM(common) + 1];
 	char names[DP_MAX_RXQ_PER_WORKER][RTE_NODE_NAMESIZE];
@@ -118,13 +118,11 @@ int dp_workers_start(char *err, size_t errlen)
 	unsigned int i;
 	int rc;
 
-	for (i = 0; i < DP_MAX_PORTS; i++) {
-		/* the slots after the ports are for sub-interfaces, made while workers run */
-		rc = dp_node_port_tx_clone(i, i < dp.nb_ports ? dp.ports[i].port_id : 0);
-		if (rc < 0) {
-			snprintf(err, errlen, "interface %u: cannot make its tx node", i);
-			return rc;
-		}
+	/* ports have a port_tx each; sub-interfaces share vlan_output */
+	rc = dp_node_port_tx_clones();
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot make the ports' tx nodes: %s", strerror(-rc));
+		return rc;
 	}
 	for (i = 0; i < dp.nb_workers; i++) {
 		rc = graph_create(&dp.workers[i], err, errlen);

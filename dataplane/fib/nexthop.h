@@ -33,7 +33,7 @@ struct dp_nexthop {
 	uint8_t nb_members;
 	uint16_t port;		/* dp port index */
 	uint16_t mtu;
-	uint16_t pad;
+	uint16_t tx;		/* the transmit edge to port (node.h): set by dp_nh_set */
 	uint32_t gw;		/* network order; 0 for connected */
 	/* the two MACs, copied onto the packet; its EtherType stays the packet's own, so one
 	 * neighbour's entry serves IPv4 and IPv6 alike */

@@ -283,7 +283,7 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 			 "--file-prefix", prefix, "--log-level", "*:error", "--vdev", "net_null0",
 			 "--vdev", "net_null1", NULL };
 	static const char *const patterns[] = { "pipeline_inject", "vlan_input", "eth_input", "ip4_*",
-						"ip6_*", "ip_rewrite", "icmp_*", "icmp6_*", "port_tx-*", "drop_*", "punt_*" };
+						"ip6_*", "ip_rewrite", "icmp_*", "icmp6_*", "vlan_output", "port_tx-*", "drop_*", "punt_*" };
 	struct rte_graph_param prm = { 0 };
 	struct dp_punt_policy policy[2];
 	char err[256];
@@ -315,10 +315,8 @@ int pipeline_init(struct pipeline *p, unsigned int max_routes, const char *file_
 		}
 		eth_tx_override(dp.ports[i].port_id, i == 0 ? sink_tx0 : sink_tx1);
 	}
-	/* every slot, sub-interfaces to come included, as ternd has */
-	for (i = 0; i < DP_MAX_PORTS; i++)
-		if ((rc = dp_node_port_tx_clone(i, i < dp.nb_ports ? dp.ports[i].port_id : 0)) < 0)
-			return rc;
+	if ((rc = dp_node_port_tx_clones()) < 0)
+		return rc;
 	dp.nb_workers = nb_workers;
 	if ((rc = dp_acl_init(nb_workers, 0)) < 0 || (rc = dp_rcu_init(nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
 	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(nb_workers)) < 0 ||

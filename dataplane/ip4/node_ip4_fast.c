@@ -21,13 +21,12 @@
 #include "dataplane/trace.h"
 
 /* Edge 0 is the long path, edge 1 IPv6's fast path, edge 2 what an access list denies, edge 3
- * what unicast RPF drops; edge DP_IP4_FAST_PORT_EDGE + i is port i's port_tx (added by
- * dp_node_port_tx_clone). */
+ * what unicast RPF drops; the transmit edges (node.h) follow. */
 #define IP4_FAST_NEXT_SLOW 0
 #define IP4_FAST_NEXT_IP6 1
 #define IP4_FAST_NEXT_DROP_ACL 2
 #define IP4_FAST_NEXT_DROP_RPF 3
-#define IP4_FAST_NEXT_PORT DP_IP4_FAST_PORT_EDGE
+#define IP4_FAST_NEXT_PORT DP_IP4_FAST_TX_EDGE
 
 /*
  * rte_be_to_cpu_16 swaps a variable through inline assembly, which the
@@ -79,7 +78,7 @@ static inline struct rte_ipv4_hdr *fast_candidate(struct rte_mbuf *m, uint32_t *
 }
 
 /* Forwards m (its header ip, total length tl) by nh the way ip4_input, ip4_forward and
- * ip_rewrite would: the edge to its port_tx, or IP4_FAST_NEXT_SLOW, untouched, when it cannot. */
+ * ip_rewrite would: its transmit edge, or IP4_FAST_NEXT_SLOW, untouched, when it cannot. */
 static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, uint32_t tl,
 				      const struct dp_nexthop *nh)
 {
@@ -99,7 +98,7 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
 	ip4_ttl_decrement(ip);
 	/* the two MACs; the frame's EtherType is already IPv4 */
 	memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
-	return IP4_FAST_NEXT_PORT + nh->port;
+	return IP4_FAST_NEXT_PORT + dp_nh_tx_edge(m, nh);
 }
 
 /* Whether the frame holds IPv6 (ip6_fast takes it, or passes it on to eth_input). */
@@ -182,7 +181,7 @@ static __rte_noinline rte_edge_t filter(struct rte_graph *graph, void **objs, ui
 		if (nexts[i] >= IP4_FAST_NEXT_PORT)
 			dp_acl_pick(&pick, DP_ACL_IPV4, dir, i, dir == DP_ACL_IN ?
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port] :
-				    nexts[i] - IP4_FAST_NEXT_PORT);
+				    dp_tx_egress(objs[i], nexts[i] - IP4_FAST_NEXT_PORT));
 	return dp_acl_pick_filter(graph, &pick, DP_ACL_IPV4, dir, objs, false, nexts,
 				  IP4_FAST_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
@@ -298,8 +297,9 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 static struct rte_node_register ip4_fast_node = {
 	.name = "ip4_fast",
 	.process = ip4_fast_process,
-	.nb_edges = 4,
+	.nb_edges = 5,
 	.next_nodes = { [IP4_FAST_NEXT_SLOW] = "eth_input", [IP4_FAST_NEXT_IP6] = "ip6_fast",
-			[IP4_FAST_NEXT_DROP_ACL] = "drop_acl", [IP4_FAST_NEXT_DROP_RPF] = "drop_rpf" },
+			[IP4_FAST_NEXT_DROP_ACL] = "drop_acl", [IP4_FAST_NEXT_DROP_RPF] = "drop_rpf",
+			[IP4_FAST_NEXT_PORT + DP_TX_VLAN] = "vlan_output" },
 };
 RTE_NODE_REGISTER(ip4_fast_node);

@@ -22,11 +22,11 @@
 #include "dataplane/trace.h"
 
 /* Edge 0 is the long path, edge 1 what an access list denies, edge 2 what unicast RPF drops;
- * edge DP_IP6_FAST_PORT_EDGE + i is port i's port_tx (added by dp_node_port_tx_clone). */
+ * the transmit edges (node.h) follow. */
 #define IP6_FAST_NEXT_SLOW 0
 #define IP6_FAST_NEXT_DROP_ACL 1
 #define IP6_FAST_NEXT_DROP_RPF 2
-#define IP6_FAST_NEXT_PORT DP_IP6_FAST_PORT_EDGE
+#define IP6_FAST_NEXT_PORT DP_IP6_FAST_TX_EDGE
 
 /* An address the long path must see: ::/8 (unspecified, loopback, mapped), multicast,
  * link-local. */
@@ -62,8 +62,8 @@ static inline struct rte_ipv6_hdr *fast_candidate(struct rte_mbuf *m)
 	return ip;
 }
 
-/* Forwards m (its header ip) by nh as ip6_forward and ip_rewrite would: the edge to its
- * port_tx, or IP6_FAST_NEXT_SLOW, untouched, when it cannot. */
+/* Forwards m (its header ip) by nh as ip6_forward and ip_rewrite would: its transmit edge,
+ * or IP6_FAST_NEXT_SLOW, untouched, when it cannot. */
 static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
 				      const struct dp_nexthop *nh)
 {
@@ -85,7 +85,7 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv6_hdr *i
 	ip->hop_limits--;
 	/* the two MACs; the frame's EtherType is already IPv6 */
 	memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
-	return IP6_FAST_NEXT_PORT + nh->port;
+	return IP6_FAST_NEXT_PORT + dp_nh_tx_edge(m, nh);
 }
 
 /* The checks of the frames forwarded here, as ip4_fast's and in the same order: the ingress
@@ -102,7 +102,7 @@ static __rte_noinline void filter(struct rte_graph *graph, void **objs, uint16_t
 		if (nexts[i] >= IP6_FAST_NEXT_PORT)
 			dp_acl_pick(&pick, DP_ACL_IPV6, dir, i, dir == DP_ACL_IN ?
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port] :
-				    nexts[i] - IP6_FAST_NEXT_PORT);
+				    dp_tx_egress(objs[i], nexts[i] - IP6_FAST_NEXT_PORT));
 	dp_acl_pick_filter(graph, &pick, DP_ACL_IPV6, dir, objs, false, nexts,
 			   IP6_FAST_NEXT_DROP_ACL);
 }
@@ -182,8 +182,9 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 static struct rte_node_register ip6_fast_node = {
 	.name = "ip6_fast",
 	.process = ip6_fast_process,
-	.nb_edges = 3,
+	.nb_edges = 4,
 	.next_nodes = { [IP6_FAST_NEXT_SLOW] = "eth_input", [IP6_FAST_NEXT_DROP_ACL] = "drop_acl",
-			[IP6_FAST_NEXT_DROP_RPF] = "drop_rpf" },
+			[IP6_FAST_NEXT_DROP_RPF] = "drop_rpf",
+			[IP6_FAST_NEXT_PORT + DP_TX_VLAN] = "vlan_output" },
 };
 RTE_NODE_REGISTER(ip6_fast_node);

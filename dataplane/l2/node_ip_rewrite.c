@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* ip_rewrite: writes the nexthop's MACs (the EtherType stays the packet's: IPv4 or IPv6); edge i
- * leads to port i's port_tx. */
+/* ip_rewrite: writes the nexthop's MACs (the EtherType stays the packet's: IPv4 or IPv6); its
+ * edges are the transmit edges (node.h). */
 #include <rte_errno.h>
 
 #include "dataplane/node.h"
@@ -12,7 +12,7 @@ static uint16_t ip_rewrite_process(struct rte_graph *graph, struct rte_node *nod
 				    uint16_t nb)
 {
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
-	rte_edge_t common = (*dp_pkt_nh(objs[0]))->port;
+	rte_edge_t common = (*dp_pkt_nh(objs[0]))->tx;
 	uint16_t odd = 0, i;
 
 	DP_TRACE_NODE(graph, node, objs, nb);
@@ -24,18 +24,20 @@ static uint16_t ip_rewrite_process(struct rte_graph *graph, struct rte_node *nod
 		if (i + 2 < nb)
 			rte_prefetch0(*dp_pkt_nh((struct rte_mbuf *)objs[i + 2]));
 		rte_memcpy(rte_pktmbuf_mtod(m, void *), &nh->eth, sizeof(nh->eth));
-		nexts[i] = nh->port;
+		nexts[i] = dp_nh_tx_edge(m, nh);
 		odd |= nexts[i] ^ common;
 	}
 	dp_node_dispatch(graph, node, objs, nexts, nb, common, odd);
 	return nb;
 }
 
-/* Edges are added at start, one per port (dp_node_port_tx_clone). */
+/* Edge DP_TX_VLAN is vlan_output; the others are added at start, one per port
+ * (dp_node_port_tx_clone). */
 static struct rte_node_register ip_rewrite_node = {
 	.name = "ip_rewrite",
 	.process = ip_rewrite_process,
-	.nb_edges = 0,
+	.nb_edges = 1,
+	.next_nodes = { [DP_TX_VLAN] = "vlan_output" },
 };
 RTE_NODE_REGISTER(ip_rewrite_node);
 

@@ -14,11 +14,13 @@ struct rte_node;
 int dp_node_port_rx_clone(uint16_t port_id, uint16_t queue, uint16_t burst, char *name, size_t len);
 /* Polls of a port_rx node (in a worker's graph) that returned packets; 0 for other nodes. */
 uint64_t dp_node_port_rx_busy(const struct rte_node *node);
-/* Clones port_tx for an interface and wires it as ip_rewrite's, ip4_fast's, ip6_fast's and kernel_out's
- * edge (interface index); port_id: its ethdev. Every slot of dp.ports has one, sub-interfaces
- * to come included (graphs cannot take nodes once made). */
-int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id);
-/* Packets port_tx could not send on an interface, summed over workers. */
+/* Gives a port (its index in dp.ports) the next transmit edge (node.h), as it is made; or
+ * -ENOSPC. */
+int dp_tx_edge_take(uint16_t port_index);
+/* Clones port_tx for each port that took an edge and has no clone yet, and makes it that
+ * edge of every node that sends: before graphs are made. */
+int dp_node_port_tx_clones(void);
+/* Packets port_tx could not send on a port, summed over workers (0 for a sub-interface). */
 uint64_t dp_node_port_tx_drops(uint16_t port_index);
 
 #endif

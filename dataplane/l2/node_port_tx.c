@@ -5,74 +5,36 @@
 #include "dataplane/node.h"
 #include "dataplane/l2/node_port.h"
 #include "dataplane/trace.h"
-#include "dataplane/l2/vlan.h"
 
 struct port_tx_ctx {
-	uint16_t index;		/* the interface's (dp.ports) */
+	uint16_t index;		/* the port's (dp.ports) */
+	uint16_t port_id;	/* its ethdev */
 	uint16_t queue;
-	uint32_t pad;
+	uint16_t pad;
 	uint64_t drops;		/* written by this worker only */
 };	/* RTE_NODE_CTX_SZ: 16 bytes */
 
-struct dp_tx_tags dp_tx_tags[DP_MAX_PORTS];
-static rte_node_t tx_clone_id[DP_MAX_PORTS];
-
-/*
- * A sub-interface's tags go in after the MACs: the MACs move 4 or 8 bytes into
- * the headroom. A frame with no room before it or whose buffer is shared
- * (never one of ternd's own) is a drop.
- */
-static uint16_t tag_frames(struct port_tx_ctx *ctx, const struct dp_tx_tags *t,
-			   struct rte_mbuf **m, uint16_t nb)
-{
-	uint64_t bytes = 0, tag;
-	uint16_t i, n = 0, len = t->len;
-
-	memcpy(&tag, t->tag, sizeof(tag));
-	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *b = m[i];
-		uint8_t *at;
-
-		if (unlikely(b->data_off < len || b->data_len < RTE_ETHER_HDR_LEN ||
-			     RTE_MBUF_CLONED(b))) {
-			ctx->drops++;
-			rte_pktmbuf_free(b);
-			continue;
-		}
-		bytes += b->pkt_len;
-		b->data_off -= len;
-		b->data_len += len;
-		b->pkt_len += len;
-		at = rte_pktmbuf_mtod(b, uint8_t *);
-		memmove(at, at + len, 2 * RTE_ETHER_ADDR_LEN);
-		if (len == RTE_VLAN_HLEN)
-			memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &tag, RTE_VLAN_HLEN);
-		else
-			memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &tag, sizeof(tag));
-		m[n++] = b;
-	}
-	dp_vlan_stats[ctx->queue].tx_bytes[ctx->index] += bytes;
-	return n;
-}
+uint16_t dp_tx_port[RTE_MAX_ETHPORTS + 1];
+/* Transmit edge k's clone (k >= 1; 0 is vlan_output; 0 until made), and how many edges
+ * there are. */
+static rte_node_t tx_clone_id[RTE_MAX_ETHPORTS + 1];
+static unsigned int nb_tx_edges = 1;
 
 static uint16_t port_tx_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				uint16_t nb)
 {
 	struct port_tx_ctx *ctx = (struct port_tx_ctx *)node->ctx;
-	const struct dp_tx_tags *t = &dp_tx_tags[ctx->index];
 	struct rte_mbuf **m = (struct rte_mbuf **)objs;
-	uint16_t sent = 0, n = nb;
+	uint16_t sent = 0;
 	int tries = 4;
 
 	if (DP_TRACE_ACTIVE(graph))
 		dp_trace_end(graph->id, node->id, objs, nb, ctx->index);
-	if (unlikely(t->len != 0))
-		n = tag_frames(ctx, t, m, nb);
-	while (sent < n && tries-- > 0)
-		sent += rte_eth_tx_burst(t->port_id, ctx->queue, m + sent, n - sent);
-	if (unlikely(sent < n)) {
-		ctx->drops += n - sent;
-		rte_pktmbuf_free_bulk(m + sent, n - sent);
+	while (sent < nb && tries-- > 0)
+		sent += rte_eth_tx_burst(ctx->port_id, ctx->queue, m + sent, nb - sent);
+	if (unlikely(sent < nb)) {
+		ctx->drops += nb - sent;
+		rte_pktmbuf_free_bulk(m + sent, nb - sent);
 	}
 	return nb;
 }
@@ -80,11 +42,12 @@ static uint16_t port_tx_process(struct rte_graph *graph, struct rte_node *node, 
 static int port_tx_init(const struct rte_graph *graph, struct rte_node *node)
 {
 	struct port_tx_ctx *ctx = (struct port_tx_ctx *)node->ctx;
-	unsigned int i;
+	unsigned int k;
 
-	for (i = 0; i < DP_MAX_PORTS; i++) {
-		if (tx_clone_id[i] == node->id && node->id != 0) {
-			ctx->index = i;
+	for (k = 1; k < nb_tx_edges; k++) {
+		if (tx_clone_id[k] == node->id) {
+			ctx->index = dp_tx_port[k];
+			ctx->port_id = dp.ports[ctx->index].port_id;
 			/* graphs are created in worker order: graph id = worker index = tx queue */
 			ctx->queue = graph->id;
 			ctx->drops = 0;
@@ -102,57 +65,84 @@ static struct rte_node_register port_tx_node = {
 };
 RTE_NODE_REGISTER(port_tx_node);
 
-int dp_node_port_tx_clone(uint16_t port_index, uint16_t port_id)
+/* Makes edge at of node name lead to node edge. */
+static int edge_add(const char *name, rte_edge_t at, const char *edge)
 {
-	char suffix[16], name[RTE_NODE_NAMESIZE];
-	const char *edge = name;
-	rte_node_t id, rewrite, fast, kernel_out;
+	rte_node_t id = rte_node_from_name(name);
 
-	snprintf(suffix, sizeof(suffix), "%u", port_index);
+	if (id == RTE_NODE_ID_INVALID)
+		return -ENOENT;
+	return rte_node_edge_update(id, at, &edge, 1) == 0 ? -EINVAL : 0;
+}
+
+int dp_tx_edge_take(uint16_t port_index)
+{
+	if (dp_port_map.tx[port_index] != DP_TX_VLAN)
+		return 0;	/* a slot claimed again after a failure keeps its edge */
+	if (nb_tx_edges == RTE_DIM(dp_tx_port))
+		return -ENOSPC;
+	dp_port_map.tx[port_index] = nb_tx_edges;
+	dp_tx_port[nb_tx_edges++] = port_index;
+	return 0;
+}
+
+static int port_tx_clone(unsigned int k)
+{
+	/* each node that sends, and its first transmit edge (vlan_output's 0 is a drop: it has
+	 * no edge to itself) */
+	static const struct {
+		const char *node;
+		rte_edge_t base;
+	} senders[] = {
+		{ "ip4_fast", DP_IP4_FAST_TX_EDGE }, { "ip6_fast", DP_IP6_FAST_TX_EDGE },
+		{ "ip_rewrite", 0 }, { "kernel_out", 0 }, { "vlan_output", 0 },
+	};
+	char suffix[16], name[RTE_NODE_NAMESIZE];
+	rte_node_t id;
+	unsigned int i;
+	int rc;
+
+	snprintf(suffix, sizeof(suffix), "%u", dp_tx_port[k]);
 	snprintf(name, sizeof(name), "port_tx-%s", suffix);
 	id = rte_node_from_name(name);
 	if (id == RTE_NODE_ID_INVALID)
 		id = rte_node_clone(port_tx_node.id, suffix);
 	if (id == RTE_NODE_ID_INVALID)
 		return -EINVAL;
-	tx_clone_id[port_index] = id;
-	dp_tx_tags[port_index].port_id = port_id;
-	rewrite = rte_node_from_name("ip_rewrite");
-	if (rewrite == RTE_NODE_ID_INVALID)
-		return -ENOENT;
-	/* ip_rewrite's edge number i is port index i; ip4_fast's and ip6_fast's node.h says */
-	if (rte_node_edge_update(rewrite, port_index, &edge, 1) == 0)
-		return -EINVAL;
-	fast = rte_node_from_name("ip4_fast");
-	if (fast == RTE_NODE_ID_INVALID)
-		return -ENOENT;
-	if (rte_node_edge_update(fast, DP_IP4_FAST_PORT_EDGE + port_index, &edge, 1) == 0)
-		return -EINVAL;
-	fast = rte_node_from_name("ip6_fast");
-	if (fast == RTE_NODE_ID_INVALID)
-		return -ENOENT;
-	if (rte_node_edge_update(fast, DP_IP6_FAST_PORT_EDGE + port_index, &edge, 1) == 0)
-		return -EINVAL;
-	/* kernel_out's edge number i is port index i */
-	kernel_out = rte_node_from_name("kernel_out");
-	if (kernel_out == RTE_NODE_ID_INVALID)
-		return -ENOENT;
-	if (rte_node_edge_update(kernel_out, port_index, &edge, 1) == 0)
-		return -EINVAL;
+	for (i = 0; i < RTE_DIM(senders); i++) {
+		rc = edge_add(senders[i].node, senders[i].base + k, name);
+		if (rc < 0)
+			return rc;
+	}
+	tx_clone_id[k] = id;
+	return 0;
+}
+
+int dp_node_port_tx_clones(void)
+{
+	unsigned int k;
+	int rc;
+
+	for (k = 1; k < nb_tx_edges; k++)
+		if (tx_clone_id[k] == 0 && (rc = port_tx_clone(k)) < 0)
+			return rc;
 	return 0;
 }
 
 uint64_t dp_node_port_tx_drops(uint16_t port_index)
 {
+	rte_edge_t k = dp_port_map.tx[port_index];
 	uint64_t sum = 0;
 	unsigned int w;
 
+	if (k == DP_TX_VLAN)
+		return 0;
 	for (w = 0; w < dp.nb_workers; w++) {
 		struct rte_node *n;
 
 		if (dp.workers[w].graph == NULL)
 			continue;
-		n = rte_graph_node_get(dp.workers[w].graph_id, tx_clone_id[port_index]);
+		n = rte_graph_node_get(dp.workers[w].graph_id, tx_clone_id[k]);
 		if (n != NULL)
 			sum += ((struct port_tx_ctx *)n->ctx)->drops;
 	}

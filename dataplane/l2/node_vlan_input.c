@@ -30,7 +30,7 @@ static inline uint16_t tag_vid(const uint8_t *tci)
 /* Takes len bytes of tags off after the MACs. */
 static inline void tags_strip(struct rte_mbuf *m, uint8_t *d, uint16_t len)
 {
-	memmove(d + len, d, 2 * RTE_ETHER_ADDR_LEN);
+	dp_vlan_macs_move(d + len, d);
 	rte_pktmbuf_adj(m, len);
 }
 

@@ -144,6 +144,11 @@ int dp_port_claim(const struct dp_port_params *prm, struct dp_port **out, char *
 			 prm->name, prm->dev);
 		return -ENODEV;
 	}
+	if (dp_tx_edge_take(dp.nb_ports) < 0) {
+		snprintf(err, errlen, "port %s: too many ports; at most %d", prm->name,
+			 RTE_MAX_ETHPORTS);
+		return -ENOSPC;
+	}
 	p = &dp.ports[dp.nb_ports];
 	memset(p, 0, sizeof(*p));
 	p->port_id = port_id;
@@ -261,16 +266,19 @@ static void port_stats_raw(const struct dp_port *p, struct dp_port_stats *st)
 		return;
 	}
 	if (p->kind == DP_PORT_VLAN) {
-		/* what vlan_input gave it; bytes without the tags, as its kernel interface counts */
+		/* what vlan_input gave it and vlan_output handed its port; bytes without the
+		 * tags, as its kernel interface counts them */
 		for (w = 0; w < dp.nb_workers; w++) {
 			st->ipackets += dp_vlan_stats[w].rx_packets[idx];
 			st->ibytes += dp_vlan_stats[w].rx_bytes[idx];
+			st->opackets += dp_vlan_stats[w].tx_packets[idx];
 			st->obytes += dp_vlan_stats[w].tx_bytes[idx];
 		}
-	} else {
-		snprintf(pattern, sizeof(pattern), "port_rx-%u-*", p->port_id);
-		st->ipackets = dp_node_objs(pattern);
+		return;
 	}
+	/* a port's frames, its sub-interfaces' included */
+	snprintf(pattern, sizeof(pattern), "port_rx-%u-*", p->port_id);
+	st->ipackets = dp_node_objs(pattern);
 	snprintf(pattern, sizeof(pattern), "port_tx-%u", idx);
 	st->tx_drops = dp_node_port_tx_drops(idx);
 	st->opackets = dp_node_objs(pattern) - st->tx_drops;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Sub-interfaces: their slots in dp.ports, the VLAN map vlan_input reads, the tags port_tx writes. */
+/* Sub-interfaces: their slots in dp.ports, the VLAN map vlan_input reads, the tags vlan_output
+ * writes. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,7 +74,7 @@ static void tags_write(unsigned int index, const struct dp_port *p)
 	w[1] = rte_cpu_to_be_16(p->outer_vid);
 	w[2] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
 	w[3] = rte_cpu_to_be_16(p->inner_vid);
-	t->port_id = p->port_id;
+	t->parent = p->parent;
 	memcpy(t->tag, w, sizeof(w));
 	t->len = p->inner_vid ? 2 * RTE_VLAN_HLEN : RTE_VLAN_HLEN;
 }
@@ -166,9 +167,11 @@ int dp_vlan_add(const char *name, unsigned int parent, const struct dp_vlan_enca
 	dp_port_map.mac[index].word = 0;
 	dp_port_map.mac[index].addr = p->mac;
 	dp_port_map.up[index] = 0;	/* until its kernel interface is up */
+	dp_port_map.tx[index] = DP_TX_VLAN;
 	for (w = 0; w < DP_MAX_WORKERS; w++) {
 		dp_vlan_stats[w].rx_packets[index] = 0;
 		dp_vlan_stats[w].rx_bytes[index] = 0;
+		dp_vlan_stats[w].tx_packets[index] = 0;
 		dp_vlan_stats[w].tx_bytes[index] = 0;
 	}
 	dp_punt_port_init(index, parent);

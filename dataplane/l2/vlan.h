@@ -3,7 +3,7 @@
  * 802.1Q and 802.1ad (QinQ) sub-interfaces: tern interfaces on a port that
  * carry its frames tagged with their VLAN. Owner: the control thread adds and
  * removes them; workers read the VLAN map (vlan_input) and the tags to write
- * (port_tx). A sub-interface takes a slot of dp.ports like a port, so nexthops,
+ * (vlan_output). A sub-interface takes a slot of dp.ports like a port, so nexthops,
  * punts, counters and ICMP source addresses work by its index unchanged; its
  * frames carry DP_VLAN_IFID_BASE + index in the mbuf's port field once
  * vlan_input has taken their tags off.
@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <rte_ether.h>
 
@@ -29,22 +30,40 @@ struct dp_vlan_encap {
 	uint16_t inner_vid;		/* 0: no inner tag (outer_tpid is then RTE_ETHER_TYPE_VLAN) */
 };
 
-/* The tags port_tx writes after the MACs of a frame leaving interface i (none for a port). */
+/* What vlan_output writes after the MACs of a frame leaving sub-interface i, and where it
+ * sends it. */
 struct dp_tx_tags {
-	uint16_t port_id;		/* the ethdev the frame leaves by */
-	uint16_t len;			/* 0, 4 or 8 */
+	uint16_t parent;		/* its port (dp.ports), whose port_tx sends it */
+	uint16_t len;			/* 4 or 8 */
 	uint8_t tag[8];
 };
 extern struct dp_tx_tags dp_tx_tags[DP_MAX_PORTS];
 
-/* Per worker, per sub-interface: frames vlan_input gave it and their bytes, and the bytes
- * port_tx sent (without the tags, as its kernel interface counts them). */
+/* Per worker, per sub-interface: frames vlan_input gave it and their bytes, and the frames
+ * and bytes vlan_output handed its port (bytes without the tags, as its kernel interface
+ * counts them). */
 struct dp_vlan_stats {
 	uint64_t rx_packets[DP_MAX_PORTS];
 	uint64_t rx_bytes[DP_MAX_PORTS];
+	uint64_t tx_packets[DP_MAX_PORTS];
 	uint64_t tx_bytes[DP_MAX_PORTS];
 } __rte_cache_aligned;
 extern struct dp_vlan_stats dp_vlan_stats[DP_MAX_WORKERS];
+
+/*
+ * Moves a frame's two MACs from from to to (4 or 8 bytes apart, so the two overlap): both
+ * are read before either is written. memmove does the same, but GCC makes it a call.
+ */
+static inline void dp_vlan_macs_move(uint8_t *to, const uint8_t *from)
+{
+	uint64_t a;
+	uint32_t b;
+
+	memcpy(&a, from, sizeof(a));
+	memcpy(&b, from + sizeof(a), sizeof(b));
+	memcpy(to, &a, sizeof(a));
+	memcpy(to + sizeof(a), &b, sizeof(b));
+}
 
 /*
  * Adds sub-interface name on port parent (an index of dp.ports) with encap. Returns its

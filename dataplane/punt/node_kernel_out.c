@@ -13,7 +13,8 @@
 #include "dataplane/l2/node_port.h"
 #include "dataplane/punt/punt.h"
 
-/* Edge i is port_tx of dp port i, added as the ports' tx nodes are cloned. */
+/* Its edges are the transmit edges (node.h): vlan_output, then the ports' port_tx, added as
+ * they are cloned. */
 
 static uint16_t kernel_out_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				   uint16_t nb)
@@ -26,7 +27,7 @@ static uint16_t kernel_out_process(struct rte_graph *graph, struct rte_node *nod
 	if (n == 0)
 		return 0;
 	for (i = 0; i < n; i++) {
-		nexts[i] = dp_port_map.index[m[i]->port];
+		nexts[i] = dp_tx_edge(m[i], dp_port_map.index[m[i]->port]);
 		odd |= nexts[i] ^ nexts[0];
 	}
 	node->idx = n;
@@ -38,6 +39,7 @@ static struct rte_node_register kernel_out_node = {
 	.name = "kernel_out",
 	.flags = RTE_NODE_SOURCE_F,
 	.process = kernel_out_process,
-	.nb_edges = 0,
+	.nb_edges = 1,
+	.next_nodes = { [DP_TX_VLAN] = "vlan_output" },
 };
 RTE_NODE_REGISTER(kernel_out_node);

@@ -7,6 +7,7 @@
 	X(drop_runt, "frame shorter than an Ethernet header")                      \
 	X(drop_other_host, "frame for another host's MAC")                         \
 	X(drop_unknown_vlan, "tagged with a VLAN of no sub-interface")             \
+	X(drop_no_headroom, "no room before the frame for its sub-interface's tags") \
 	X(drop_l2_mcast, "link-layer broadcast or multicast, not for the router")  \
 	X(drop_port_down, "in or out of an administratively down port")           \
 	X(drop_ip_truncated, "frame shorter than an IPv4 header")                  \

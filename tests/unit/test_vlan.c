@@ -5,7 +5,8 @@
  * untagged would be, counted on the sub-interface; a priority-tagged frame is
  * the port's own; a tag of no sub-interface, or a frame cut inside its tags,
  * is drop_unknown_vlan or another counted drop, and every buffer comes back;
- * a route out of a sub-interface leaves with its tag after the MACs.
+ * a route out of a sub-interface leaves with its tag after the MACs, by its
+ * port's port_tx, counted on the sub-interface.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -124,9 +125,17 @@ static void test_a_route_out_of_a_subinterface_writes_its_tag(void **state)
 	struct frame f = tagged(OUT_VIA_SUBIF, NULL, 0);
 	static const uint8_t tag[] = { 0x81, 0x00, 0x00, 200, 0x08, 0x00 };
 	struct pipeline_frame s[4];
+	uint64_t tx = dp_vlan_stats[0].tx_packets[out_subif], sent = node_objs("port_tx-1");
+	char own[32];
 
 	(void)state;
 	assert_int_equal(walk(&f, s), 1);
+	/* vlan_output counts it on the sub-interface and hands it to its port's port_tx: the
+	 * graph has no node of the sub-interface's own */
+	assert_int_equal(dp_vlan_stats[0].tx_packets[out_subif], tx + 1);
+	assert_int_equal(node_objs("port_tx-1"), sent + 1);
+	snprintf(own, sizeof(own), "port_tx-%d", out_subif);
+	assert_int_equal(rte_node_from_name(own), RTE_NODE_ID_INVALID);
 	assert_int_equal(s[0].port, 1);
 	assert_int_equal(s[0].len, f.len + 4);
 	assert_memory_equal(s[0].data + 12, tag, sizeof(tag));

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * vlan_output: the transmit edge of every sub-interface. A frame's egress
+ * sub-interface is in the frame (dp_pkt_out, set by the node that sent it
+ * here); its tags go in after the MACs, which move 4 or 8 bytes into the
+ * headroom, and the frame goes on to its port's port_tx. So a worker's graph
+ * holds one port_tx per port however many sub-interfaces there are. A frame
+ * with no room before it, or whose buffer is shared (never one of ternd's
+ * own), is dropped (drop_no_headroom).
+ */
+#include <rte_ether.h>
+
+#include "dataplane/node.h"
+#include "dataplane/trace.h"
+#include "dataplane/l2/vlan.h"
+
+struct dp_tx_tags dp_tx_tags[DP_MAX_PORTS];
+
+/* vlan_output's edge to drop_no_headroom; the ports' port_tx follow (dp_node_port_tx_clone) */
+#define VLAN_OUTPUT_NEXT_DROP 0
+
+/* A run of frames of one sub-interface, counted once it ends (no store per frame). */
+struct vlan_run {
+	uint16_t index;
+	uint32_t packets;
+	uint64_t bytes;
+};
+
+static inline void run_flush(struct vlan_run *r, struct dp_vlan_stats *st)
+{
+	st->tx_packets[r->index] += r->packets;
+	st->tx_bytes[r->index] += r->bytes;
+	r->packets = 0;
+	r->bytes = 0;
+}
+
+static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct vlan_run *r,
+			     struct dp_vlan_stats *st)
+{
+	const struct dp_tx_tags *t = &dp_tx_tags[index];
+	uint16_t len = t->len;
+	uint64_t w;
+	uint8_t *at;
+
+	if (unlikely(b->data_off < len || b->data_len < RTE_ETHER_HDR_LEN || RTE_MBUF_CLONED(b)))
+		return VLAN_OUTPUT_NEXT_DROP;
+	if (unlikely(index != r->index)) {
+		run_flush(r, st);
+		r->index = index;
+	}
+	r->packets++;
+	r->bytes += b->pkt_len;
+	b->data_off -= len;
+	b->data_len += len;
+	b->pkt_len += len;
+	at = rte_pktmbuf_mtod(b, uint8_t *);
+	dp_vlan_macs_move(at, at + len);
+	memcpy(&w, t->tag, sizeof(w));
+	if (len == RTE_VLAN_HLEN)
+		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, RTE_VLAN_HLEN);
+	else
+		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, sizeof(w));
+	return dp_port_map.tx[t->parent];
+}
+
+static uint16_t vlan_output_process(struct rte_graph *graph, struct rte_node *node, void **objs,
+				    uint16_t nb)
+{
+	struct dp_vlan_stats *st = &dp_vlan_stats[graph->id];	/* graph id = worker index */
+	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	struct vlan_run run = { 0 };
+	uint16_t odd = 0, i;
+
+	if (unlikely(nb == 0))
+		return 0;
+	if (unlikely(DP_TRACE_ACTIVE(graph))) {
+		DP_TRACE_NODE(graph, node, objs, nb);
+		for (i = 0; i < nb; i++)
+			dp_trace_port_out(graph->id, objs[i], *dp_pkt_out(objs[i]));
+	}
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+
+		if (i + 2 < nb)
+			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
+		nexts[i] = tag(m, *dp_pkt_out(m), &run, st);
+		odd |= nexts[i] ^ nexts[0];
+	}
+	run_flush(&run, st);
+	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], odd);
+	return nb;
+}
+
+static struct rte_node_register vlan_output_node = {
+	.name = "vlan_output",
+	.process = vlan_output_process,
+	.nb_edges = 1,
+	.next_nodes = { [VLAN_OUTPUT_NEXT_DROP] = "drop_no_headroom" },
+};
+RTE_NODE_REGISTER(vlan_output_node);
