@@ -9,7 +9,13 @@
 #include <rte_ether.h>
 #include <rte_mempool.h>
 
-#define DP_MAX_PORTS 32
+/*
+ * Interfaces (ports, bonds and their members, sub-interfaces) are slots of dp.ports and of
+ * every per-interface table: dp.max_ports of them, ternd.conf's [interfaces] max
+ * (dp_ifaces_init), at most DP_MAX_IFACES; DP_IFACES_MIN until it is called.
+ */
+#define DP_MAX_IFACES 16384
+#define DP_IFACES_MIN 32
 #define DP_MAX_WORKERS 64
 #define DP_MAX_RXQ_PER_WORKER 64
 /*
@@ -93,8 +99,10 @@ struct dp_port_stats {
 };
 
 struct dataplane {
-	struct dp_port ports[DP_MAX_PORTS];
-	unsigned int nb_ports;
+	struct dp_port *ports;		/* max_ports slots (dataplane/ifaces.h) */
+	unsigned int nb_ports;		/* slots in use or freed below the last in use */
+	unsigned int max_ports;
+	uint64_t ports_refused;		/* sub-interfaces refused for want of a slot */
 	struct dp_worker workers[DP_MAX_WORKERS];
 	unsigned int nb_workers;
 	struct rte_mempool *pools[RTE_MAX_NUMA_NODES];

@@ -60,15 +60,15 @@ union dp_port_mac {
  * interface up or down), written by the control thread.
  */
 struct dp_port_map {
-	union dp_port_mac mac[DP_MAX_PORTS];
-	uint16_t index[RTE_MAX_ETHPORTS + DP_MAX_PORTS];	/* sub-interfaces: dataplane/l2/vlan.h */
-	volatile uint8_t up[DP_MAX_PORTS];	/* administratively: its kernel interface is up */
+	union dp_port_mac *mac;
+	uint16_t *index;	/* RTE_MAX_ETHPORTS + dp.max_ports; sub-interfaces: l2/vlan.h */
+	volatile uint8_t *up;	/* administratively: its kernel interface is up */
 	/* its link is down (a pulled cable): nothing is sent out of it; set by the control
 	 * thread each tick (dp_port_links_refresh) */
-	volatile uint8_t link_down[DP_MAX_PORTS];
-	volatile uint8_t vlans[DP_MAX_PORTS];	/* a port has sub-interfaces: port_rx -> vlan_input */
-	uint16_t tx[DP_MAX_PORTS];	/* the transmit edge to it (DP_TX_VLAN: a sub-interface) */
-};
+	volatile uint8_t *link_down;
+	volatile uint8_t *vlans;	/* a port has sub-interfaces: port_rx -> vlan_input */
+	uint16_t *tx;		/* the transmit edge to it (DP_TX_VLAN: a sub-interface) */
+};	/* each table dp.max_ports long (dataplane/ifaces.h) */
 extern struct dp_port_map dp_port_map;
 /* The port behind each transmit edge k >= 1 (dp_port_map.tx's inverse for ports). */
 extern uint16_t dp_tx_port[RTE_MAX_ETHPORTS + 1];
@@ -119,7 +119,7 @@ static inline bool dp_mac_word_differs(uint64_t head, uint64_t word)
 
 /* Each port's primary IPv4 address (network order, 0: none), the source of its ICMP errors:
  * written by the control thread. */
-extern volatile uint32_t dp_port_ip4[DP_MAX_PORTS];
+extern volatile uint32_t *dp_port_ip4;
 
 /* Per-worker ICMP error rate limit (GCRA on the TSC): written by that worker only. */
 struct dp_icmp_limit {

@@ -19,6 +19,8 @@
 
 #define KNI_BURST 32
 #define KNI_IDLE_SPINS 64	/* empty polls before sleeping */
+#define KNI_EVENTS 256		/* TAPs one epoll_wait reports; the others, the next */
+#define KNI_RETIRED_MAX 1024	/* retired TAPs that make a flush at once */
 #define KNI_BLOCKED_SLEEP_US 20	/* the ring to the first worker full, the TAPs readable */
 
 struct kni_port {
@@ -28,9 +30,14 @@ struct kni_port {
 	struct kni_port_stats st;	/* written by the service thread only */
 };
 
-static struct kni_port kports[DP_MAX_PORTS];
+static struct kni_port kports[DP_MAX_IFACES];
 static int epfd = -1;
 static volatile uint64_t rounds;	/* the service's loops, for kni_tap_remove */
+/* The fds of the TAPs retired since the last flush (kni_tap_remove), and the service's round
+ * when the last was taken from it. */
+static int retired[KNI_RETIRED_MAX];
+static unsigned int nb_retired;
+static uint64_t retired_round;
 static pthread_t thread;
 static bool running;
 static volatile bool quit;
@@ -74,7 +81,7 @@ static int tap_attach(unsigned int port, const char *name, bool persist, char *e
 
 void kni_port_fd_set(unsigned int port, int fd)
 {
-	if (port < DP_MAX_PORTS)
+	if (port < DP_MAX_IFACES)
 		__atomic_store_n(&kports[port].fd, fd, __ATOMIC_RELEASE);
 }
 
@@ -86,7 +93,7 @@ int kni_init(const char *const *tap_names, const bool *persist, char *err, size_
 	epfd = epoll_create1(EPOLL_CLOEXEC);
 	if (epfd < 0)
 		return -errno;
-	for (i = 0; i < DP_MAX_PORTS; i++) {
+	for (i = 0; i < dp.max_ports; i++) {
 		memset(&kports[i], 0, sizeof(kports[i]));
 		kports[i].fd = -1;
 	}
@@ -227,7 +234,7 @@ static unsigned int from_kernel(unsigned int port, bool *blocked)
  */
 static void *kni_main(void *arg)
 {
-	struct epoll_event evs[DP_MAX_PORTS];
+	struct epoll_event evs[KNI_EVENTS];
 	unsigned int idle = 0;
 	int sleep_ms = 1;
 
@@ -237,7 +244,7 @@ static void *kni_main(void *arg)
 		int n, i;
 
 		__atomic_store_n(&rounds, rounds + 1, __ATOMIC_RELEASE);
-		n = epoll_wait(epfd, evs, DP_MAX_PORTS, work || idle < KNI_IDLE_SPINS ? 0 : sleep_ms);
+		n = epoll_wait(epfd, evs, KNI_EVENTS, work || idle < KNI_IDLE_SPINS ? 0 : sleep_ms);
 		for (i = 0; i < n; i++)
 			work += from_kernel(evs[i].data.u32, &blocked);
 		if (blocked && !work) {
@@ -292,7 +299,12 @@ void kni_stop(void)
 		while (rte_ring_sc_dequeue(dp_kernel_out, &m) == 0)
 			rte_pktmbuf_free(m);
 	}
-	for (i = 0; i < DP_MAX_PORTS; i++)
+	/* the sub-interfaces' TAPs in one go (never persistent); the ports' one by one */
+	for (i = 0; i < dp.nb_ports; i++)
+		if (kports[i].fd >= 0 && dp.ports[i].kind == DP_PORT_VLAN)
+			kni_tap_remove(i);
+	kni_taps_flush();
+	for (i = 0; i < dp.max_ports; i++)
 		if (kports[i].fd >= 0) {
 			close(kports[i].fd);
 			kports[i].fd = -1;
@@ -306,6 +318,7 @@ void kni_sync(void)
 {
 	unsigned int i;
 
+	kni_taps_flush();
 	for (i = 0; i < dp.nb_ports; i++) {
 		struct kni_port *k = &kports[i];
 		bool link = dp_port_link_up(&dp.ports[i], NULL);
@@ -321,7 +334,34 @@ void kni_sync(void)
 
 int kni_tap_add(unsigned int port, char *err, size_t errlen)
 {
+	kni_taps_flush();	/* its name may be a retired TAP's */
 	return tap_attach(port, dp.ports[port].name, false, err, errlen);
+}
+
+/* Closes fd once the service has gone round its loop twice since round seen. */
+static void close_after_rounds(int fd, uint64_t seen)
+{
+	unsigned int waited;
+
+	for (waited = 0; running && waited < 2000 &&
+	     __atomic_load_n(&rounds, __ATOMIC_ACQUIRE) < seen + 2; waited++)
+		usleep(500);
+	close(fd);
+}
+
+void kni_taps_flush(void)
+{
+	unsigned int i;
+
+	if (nb_retired == 0)
+		return;
+	if (kni_tap_delete_retired() < 0)
+		rte_log(RTE_LOG_WARNING, RTE_LOGTYPE_USER1,
+			"ternd: the kernel did not remove %u retired TAPs at once; closing them removes them one by one\n",
+			nb_retired);
+	for (i = 0; i < nb_retired; i++)
+		close_after_rounds(retired[i], retired_round);
+	nb_retired = 0;
 }
 
 /*
@@ -335,16 +375,22 @@ void kni_tap_remove(unsigned int port)
 	struct kni_port *k = &kports[port];
 	int fd = __atomic_exchange_n(&k->fd, -1, __ATOMIC_ACQ_REL);
 	uint64_t seen = __atomic_load_n(&rounds, __ATOMIC_ACQUIRE);
-	unsigned int waited;
 
-	k->name[0] = '\0';
-	if (fd < 0)
+	if (fd < 0) {
+		k->name[0] = '\0';
 		return;
+	}
 	epoll_ctl(epfd, EPOLL_CTL_DEL, fd, NULL);
-	for (waited = 0; running && waited < 2000 &&
-	     __atomic_load_n(&rounds, __ATOMIC_ACQUIRE) < seen + 2; waited++)
-		usleep(500);
-	close(fd);
+	/* down and retired now, removed from the kernel with the others at the next flush */
+	if (kni_tap_retire(k->name) < 0) {
+		close_after_rounds(fd, seen);
+	} else {
+		retired[nb_retired++] = fd;
+		retired_round = seen;
+		if (nb_retired == RTE_DIM(retired))
+			kni_taps_flush();
+	}
+	k->name[0] = '\0';
 }
 
 void kni_port_stats(unsigned int port, struct kni_port_stats *st)

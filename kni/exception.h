@@ -28,14 +28,19 @@ int kni_init(const char *const *tap_names, const bool *persist, char *err, size_
  * workers' punt rings (the latency a punted packet may wait after a quiet spell). */
 int kni_start(unsigned int idle_sleep_max_ms, char *err, size_t errlen);
 void kni_stop(void);
-/* Control thread, periodically: the port's link state becomes the TAP's carrier. (The
+/* Control thread, periodically: the retired TAPs go (kni_taps_flush), and the port's link
+ * state becomes the TAP's carrier. (The
  * TAP's admin state and MTU reach the port through the netlink mirror.) */
 void kni_sync(void);
 void kni_port_stats(unsigned int port, struct kni_port_stats *st);
 /* Control thread: the TAP of a sub-interface made while ternd runs (named like it, its
  * port's MAC and its MTU), and its removal. */
 int kni_tap_add(unsigned int port, char *err, size_t errlen);
+/* Takes the TAP from the service and down at once; the kernel removes it with the others
+ * removed since the last kni_taps_flush (at the next tick, or before a TAP is made). */
 void kni_tap_remove(unsigned int port);
+/* Removes the TAPs retired by kni_tap_remove from the kernel, in one go, and closes them. */
+void kni_taps_flush(void);
 const char *kni_tap_name(unsigned int port);
 
 /*

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* TAP creation and state through ioctls: TUNSETIFF, SIOCSIFHWADDR, SIOCSIFMTU, TUNSETCARRIER. */
+/* TAP creation and state through ioctls: TUNSETIFF, SIOCSIFHWADDR, SIOCSIFMTU, TUNSETCARRIER;
+ * their removal in groups through rtnetlink. */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/if_link.h>
 #include <linux/if_tun.h>
+#include <linux/rtnetlink.h>
 #include <net/if.h>
 #include <net/if_arp.h>
 #include <stdio.h>
@@ -10,6 +13,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <libmnl/libmnl.h>
 
 #include "kni/tap.h"
 
@@ -101,6 +106,61 @@ int kni_tap_set_carrier(int fd, bool on)
 	int v = on;
 
 	return ioctl(fd, TUNSETCARRIER, &v) < 0 ? -errno : 0;
+}
+
+/* Sends one rtnetlink request and waits for its acknowledgement. */
+static int rtnl_request(struct nlmsghdr *nlh)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	int rc = 0;
+	ssize_t n;
+
+	if (nl == NULL)
+		return -errno;
+	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = 1;
+	/* each step sets errno when it fails; the acknowledgement's error is the request's */
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0 ||
+	    (n = mnl_socket_recvfrom(nl, buf, sizeof(buf))) < 0 ||
+	    mnl_cb_run(buf, n, 1, mnl_socket_get_portid(nl), NULL, NULL) < 0)
+		rc = -errno;
+	mnl_socket_close(nl);
+	return rc;
+}
+
+static struct nlmsghdr *link_msg(char *buf, uint16_t type)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifi;
+
+	nlh->nlmsg_type = type;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	return nlh;
+}
+
+int kni_tap_retire(const char *name)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = link_msg(buf, RTM_NEWLINK);
+	struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
+
+	ifi->ifi_change = IFF_UP;	/* down: the kernel routes nothing more through it */
+	ifi->ifi_flags = 0;
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	mnl_attr_put_u32(nlh, IFLA_GROUP, KNI_TAP_RETIRED_GROUP);
+	return rtnl_request(nlh);
+}
+
+int kni_tap_delete_retired(void)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = link_msg(buf, RTM_DELLINK);
+
+	mnl_attr_put_u32(nlh, IFLA_GROUP, KNI_TAP_RETIRED_GROUP);
+	return rtnl_request(nlh);
 }
 
 int kni_tap_get_state(const char *name, bool *up, uint16_t *mtu)

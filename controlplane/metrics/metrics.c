@@ -157,14 +157,14 @@ static void sinks(struct outbuf *ob, const char *name, const char *help, const c
 static void access_lists(struct outbuf *ob)
 {
 	static const char *const implicit6[DP_ACL6_IMPLICIT] = { "implicit_nd_ns", "implicit_nd_na" };
-	struct dp_acl *seen[DP_ACL_FAMILIES * DP_ACL_DIRS * DP_MAX_PORTS];
+	static struct dp_acl *seen[DP_ACL_FAMILIES * DP_ACL_DIRS * DP_MAX_IFACES];
 	unsigned int n = 0, f, d, p, k, i;
 
 	family(ob, "tern_acl_matches", "counter",
 	       "Packets each entry of a bound access list matched (seq: the entry's number, or its implicit entries)");
 	for (f = 0; f < DP_ACL_FAMILIES; f++)
 		for (d = 0; d < DP_ACL_DIRS; d++)
-			for (p = 0; p < DP_MAX_PORTS; p++) {
+			for (p = 0; p < dp.nb_ports; p++) {
 				struct dp_acl *a = dp_acl_bound[f][d][p];
 
 				/* cppcheck-suppress uninitvar ; the first n are set */

@@ -15,10 +15,10 @@
 
 struct sample {
 	uint64_t tsc;
-	struct dp_port_stats port[DP_MAX_PORTS];
+	struct dp_port_stats port[DP_MAX_IFACES];
 	struct dp_worker_perf worker[DP_MAX_WORKERS];
 	uint64_t node[RATES_MAX_NODES];
-	uint64_t policed[DP_MAX_PORTS], ring_full[DP_MAX_PORTS];
+	uint64_t policed[DP_MAX_IFACES], ring_full[DP_MAX_IFACES];
 };
 
 static struct sample samples[2];

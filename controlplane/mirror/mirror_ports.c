@@ -10,7 +10,7 @@
 #include "controlplane/mirror/netlink.h"
 #include "dataplane/dp.h"
 
-static uint32_t port_ifindex[DP_MAX_PORTS];
+static uint32_t port_ifindex[DP_MAX_IFACES];
 static uint64_t links_gen;
 
 uint64_t mirror_links_gen(void)
@@ -25,14 +25,14 @@ void mirror_links_moved(void)
 
 uint32_t mirror_port_ifindex(unsigned int port)
 {
-	return port < DP_MAX_PORTS ? port_ifindex[port] : 0;
+	return port < DP_MAX_IFACES ? port_ifindex[port] : 0;
 }
 
 bool mirror_port_set_ifindex(unsigned int port, uint32_t ifindex)
 {
 	bool changed;
 
-	if (port >= DP_MAX_PORTS)
+	if (port >= DP_MAX_IFACES)
 		return false;
 	changed = port_ifindex[port] != ifindex;
 	port_ifindex[port] = ifindex;

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "controlplane/mirror/rib.h"
+#include "dataplane/dp.h"
 
 static inline uint32_t rib_mask(uint8_t len)
 {
@@ -86,7 +87,9 @@ void rib_unplaced_forget(uint8_t family);
 /* Routes of family unplaced; AF_UNSPEC: of both. */
 unsigned int rib_unplaced_count(uint8_t family);
 
-#define RIB_MAX_ADDRS 1024
+/* Addresses of both families: four an interface at the most interfaces (an IPv4 address, an
+ * IPv6 link-local and global ones, and one more), so that no interface lacks its own. */
+#define RIB_MAX_ADDRS (4 * DP_MAX_IFACES)
 /* Removes the addresses not marked with g; returns how many. */
 unsigned int rib_addr_sweep(uint16_t g);
 void rib_addr_fini(void);

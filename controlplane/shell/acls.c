@@ -15,7 +15,7 @@
 
 static struct acl_list *lists[ACL_LISTS_MAX];
 static unsigned int nb_lists;
-static char bound[DP_ACL_FAMILIES][DP_ACL_DIRS][DP_MAX_PORTS][DP_ACL_NAME_MAX];
+static char bound[DP_ACL_FAMILIES][DP_ACL_DIRS][DP_MAX_IFACES][DP_ACL_NAME_MAX];
 
 bool acl_name_ok(const char *name)
 {
@@ -77,7 +77,7 @@ static bool is_bound(const struct acl_list *l)
 	unsigned int d, p;
 
 	for (d = 0; d < DP_ACL_DIRS; d++)
-		for (p = 0; p < DP_MAX_PORTS; p++)
+		for (p = 0; p < dp.nb_ports; p++)
 			if (strcmp(bound[l->family][d][p], l->name) == 0)
 				return true;
 	return false;
@@ -105,7 +105,7 @@ static int publish(struct acl_list *l, struct dp_acl_entry *e, unsigned int n, c
 		}
 	}
 	for (d = 0; d < DP_ACL_DIRS; d++)
-		for (p = 0; p < DP_MAX_PORTS; p++)
+		for (p = 0; p < dp.nb_ports; p++)
 			if (strcmp(bound[l->family][d][p], l->name) == 0)
 				dp_acl_bind(p, l->family, d, next);
 	dp_acl_replace(l->dp, next);

@@ -15,6 +15,8 @@
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/fib6.h"
+#include "dataplane/ifaces.h"
+#include "dataplane/punt/punt.h"
 
 /* Under AddressSanitizer its allocator, not glibc's, hands out the heap: ask it instead. */
 #if defined(__SANITIZE_ADDRESS__)
@@ -108,8 +110,9 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 		{ "nexthops", "fixed", 0 },
 		{ "neighbours", "[neighbours] max", ns->neighs_refused },
 		{ "addresses", "fixed", ns->addrs_refused },
+		{ "interfaces", "[interfaces] max", dp.ports_refused },
 	};
-	unsigned int used[6], limit[6], t;
+	unsigned int used[7], limit[7], t, i;
 	struct rib_counts c6, l6;
 
 	rib_counts(&c);
@@ -122,6 +125,9 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 	used[3] = c.nexthops, limit[3] = l.nexthops;
 	used[4] = c.neighbours, limit[4] = l.neighbours;
 	used[5] = c.addresses, limit[5] = l.addresses;
+	used[6] = 0, limit[6] = dp.max_ports;
+	DP_FOREACH_IFACE(i)
+		used[6]++;
 	render_begin(&r, ctx);
 	process_memory_render(&r);
 	render_table_begin(&r, "pools", pool_cols, RTE_DIM(pool_cols), true);
@@ -151,6 +157,10 @@ static int cmd_show_memory(struct cmd_ctx *ctx)
 	render_text(&r, "\nFIB: %.1f MiB in its two copies\n", dp_fib_memory() / 1048576.0);
 	render_uint(&r, "fib6_bytes", NULL, dp_fib6_memory());
 	render_text(&r, "IPv6 FIB: %.1f MiB in its two copies\n", dp_fib6_memory() / 1048576.0);
+	render_uint(&r, "interface_tables_bytes", NULL, dp_ifaces_memory() + dp_punt_memory());
+	render_text(&r, "Interface tables: %.1f MiB for %u interfaces (of which punt policers and counters %.1f MiB), their unused slots' pages untouched\n",
+		    (dp_ifaces_memory() + dp_punt_memory()) / 1048576.0, dp.max_ports,
+		    dp_punt_memory() / 1048576.0);
 	render_end(&r);
 	return 0;
 }

@@ -56,8 +56,8 @@ static int cmd_subif_make(struct cmd_ctx *ctx)
 		struct outbuf ports;
 
 		ob_init(&ports);
-		cmd_ifname_list(&ports);
-		rc = cmd_error(ctx, -ENODEV, "%% Cannot make %s: %s is not a port (interfaces: %s)",
+		cmd_ifname_list(&ports, true);
+		rc = cmd_error(ctx, -ENODEV, "%% Cannot make %s: %s is not a port (ports: %s)",
 			       name, parent, ports.buf ? ports.buf : "none");
 		ob_free(&ports);
 		return rc;

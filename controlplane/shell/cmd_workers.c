@@ -23,7 +23,7 @@ static void worker_render(struct render *rd, unsigned int i)
 	struct dp_worker_perf p;
 	struct worker_rates r;
 	unsigned int q, s;
-	char rxq[16];
+	char rxq[24];	/* a name, ":" and a queue */
 
 	dp_worker_perf(i, &p);
 	rates_worker(i, &r);

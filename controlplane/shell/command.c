@@ -293,7 +293,7 @@ static int match(enum cmd_mode mode, char **words, int n, struct match_result *r
 		expected_at(before, pos, err);
 		if (expects_ifname(before, pos)) {
 			ob_printf(err, " (known interfaces: ");
-			cmd_ifname_list(err);
+			cmd_ifname_list(err, false);
 			ob_printf(err, ")");
 		}
 	}

@@ -172,7 +172,10 @@ void cmd_fmt_ip(uint32_t ip, char *buf, size_t len);
 int cmd_ifname_candidates(const char *prefix, struct outbuf *out);
 bool cmd_ifname_exists(const char *name);
 /* "dp0, dp1" */
-void cmd_ifname_list(struct outbuf *out);
+/* The interfaces' names (ports_only: not the sub-interfaces), the first CMD_IFNAMES_LISTED of
+ * them and how many more, for an error's sentence. */
+#define CMD_IFNAMES_LISTED 16
+void cmd_ifname_list(struct outbuf *out, bool ports_only);
 
 extern char cmd_hostname[64];
 

@@ -11,8 +11,8 @@
 #include "controlplane/shell/counters.h"
 #include "dataplane/dp.h"
 
-static struct dp_punt_stats punt_base[DP_MAX_PORTS];
-static struct kni_port_stats kni_base[DP_MAX_PORTS];
+static struct dp_punt_stats punt_base[DP_MAX_IFACES];
+static struct kni_port_stats kni_base[DP_MAX_IFACES];
 
 void counters_punt(unsigned int port, struct dp_punt_stats *st)
 {

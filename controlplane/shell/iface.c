@@ -8,7 +8,7 @@
 #include "controlplane/shell/iface.h"
 #include "dataplane/dp.h"
 
-static char descriptions[DP_MAX_PORTS][128];
+static char descriptions[DP_MAX_IFACES][128];
 
 int iface_set_description(const char *name, const char *text)
 {
@@ -22,7 +22,7 @@ int iface_set_description(const char *name, const char *text)
 
 const char *iface_description(unsigned int port_index)
 {
-	return port_index < DP_MAX_PORTS ? descriptions[port_index] : "";
+	return port_index < DP_MAX_IFACES ? descriptions[port_index] : "";
 }
 
 bool cmd_ifname_exists(const char *name)
@@ -40,12 +40,19 @@ int cmd_ifname_candidates(const char *prefix, struct outbuf *out)
 	return 0;
 }
 
-void cmd_ifname_list(struct outbuf *out)
+void cmd_ifname_list(struct outbuf *out, bool ports_only)
 {
-	unsigned int i;
+	unsigned int i, n = 0;
 
-	DP_FOREACH_IFACE(i)
-		ob_printf(out, "%s%s", i ? ", " : "", dp.ports[i].name);
-	if (dp.nb_ports == 0)
+	DP_FOREACH_IFACE(i) {
+		if (ports_only && dp.ports[i].kind == DP_PORT_VLAN)
+			continue;
+		if (n < CMD_IFNAMES_LISTED)
+			ob_printf(out, "%s%s", n ? ", " : "", dp.ports[i].name);
+		n++;
+	}
+	if (n > CMD_IFNAMES_LISTED)
+		ob_printf(out, " and %u more: show interfaces brief", n - CMD_IFNAMES_LISTED);
+	if (n == 0)
 		ob_printf(out, "none");
 }

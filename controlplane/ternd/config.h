@@ -75,6 +75,7 @@ struct tern_config {
 	unsigned int mbuf_cache;
 	unsigned int fib_routes;	/* FIB capacity */
 	unsigned int fib6_routes;	/* [fib6] max_routes: the IPv6 FIB's capacity */
+	unsigned int max_interfaces;	/* [interfaces] max: dp.max_ports */
 	unsigned int max_neighbours;	/* [neighbours] max: the RIB's neighbour table */
 	unsigned int acl_memory_mb;	/* [acl] memory_mb: the classifier's memory for one list */
 	bool memif_accept_unsealed;	/* [memif] peer_memory = any */

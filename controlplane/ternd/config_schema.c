@@ -34,6 +34,7 @@ const struct config_section config_sections[] = {
 	{ "mempool", NULL, "Packet buffers, per NUMA socket with ports." },
 	{ "fib", NULL, "The forwarding table." },
 	{ "fib6", NULL, "The IPv6 forwarding table." },
+	{ "interfaces", NULL, "The interfaces ternd holds: ports, bonds and their members, and sub-interfaces." },
 	{ "neighbours", NULL, "The neighbours mirrored from the kernel." },
 	{ "acl", NULL, "Access lists (ip access-list, ipv6 access-list in the shell), compiled by DPDK's classifier (rte_acl)." },
 	{ "memif", NULL, "What a memif server port accepts from its peers." },
@@ -99,6 +100,8 @@ const struct config_key config_keys[] = {
 	{ "fib6", "max_routes", CFG_UINT, 1024, 1u << 20, "262144", NULL, CFG(fib6_routes),
 	  "the IPv6 FIB's capacity in routes (an IPv6 Internet table is about 220 000). Its two copies take 128 MiB, and about 2.6 KiB a route (show memory).", NULL },
 
+	{ "interfaces", "max", CFG_UINT, DP_IFACES_MIN, DP_MAX_IFACES, "16384", NULL, CFG(max_interfaces),
+	  "interfaces in all: ports, bonds and their members, and sub-interfaces (up to 4094 a port, in 802.1Q and in QinQ). Every per-interface table is made for this many at start, in ordinary memory whose pages are touched only as interfaces use them (show memory); beyond it a new sub-interface is refused with a sentence.", NULL },
 	{ "neighbours", "max", CFG_UINT, 1024, 1u << 20, "65536", NULL, CFG(max_neighbours),
 	  "neighbours mirrored from the kernel; beyond it a neighbour is refused and counted (show memory, show netlink).", NULL },
 

@@ -40,6 +40,7 @@
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/fib6.h"
 #include "dataplane/fib/nexthop.h"
+#include "dataplane/ifaces.h"
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
 #include "dataplane/punt/punt_class.h"
@@ -219,6 +220,12 @@ static int dataplane_start(char *err, size_t errlen)
 	unsigned int i, r;
 	int rc;
 
+	rc = dp_ifaces_init(cfg.max_interfaces, cfg.nb_workers);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot make the tables for %u interfaces ([interfaces] max): %s",
+			 cfg.max_interfaces, strerror(-rc));
+		return rc;
+	}
 	if ((rc = dp_acl_init(cfg.nb_workers, cfg.acl_memory_mb)) < 0 ||
 	    (rc = dp_rcu_init(cfg.nb_workers)) < 0 || (rc = dp_nh_init()) < 0 ||
 	    (rc = dp_node_meta_register()) < 0 || (rc = dp_trace_init(cfg.nb_workers)) < 0) {

@@ -14,7 +14,7 @@
 #include "dataplane/acl/acl_priv.h"
 #include "dataplane/rcu.h"
 
-struct dp_acl *volatile dp_acl_bound[DP_ACL_FAMILIES][DP_ACL_DIRS][DP_MAX_PORTS];
+struct dp_acl *volatile *dp_acl_bound[DP_ACL_FAMILIES][DP_ACL_DIRS];
 volatile uint32_t dp_acl_nb_bound[DP_ACL_FAMILIES][DP_ACL_DIRS];
 unsigned int dp_acl_nb_workers = 1;
 static size_t mem_max = (size_t)DP_ACL_MEM_DEFAULT_MB << 20;
@@ -353,7 +353,7 @@ void dp_acl_replace(struct dp_acl *old, struct dp_acl *next)
 		return;
 	for (f = 0; f < DP_ACL_FAMILIES; f++)
 		for (d = 0; d < DP_ACL_DIRS; d++)
-			for (p = 0; p < DP_MAX_PORTS; p++)
+			for (p = 0; p < dp.nb_ports; p++)
 				if (dp_acl_bound[f][d][p] == old)
 					dp_acl_bind(p, f, d, next);
 	old->successor = next;

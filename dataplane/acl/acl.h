@@ -125,7 +125,7 @@ struct dp_acl {
 #define DP_ACL_V_LOG 2u
 
 /* The list bound to each interface, per family and direction; NULL: none. */
-extern struct dp_acl *volatile dp_acl_bound[DP_ACL_FAMILIES][DP_ACL_DIRS][DP_MAX_PORTS];
+extern struct dp_acl *volatile *dp_acl_bound[DP_ACL_FAMILIES][DP_ACL_DIRS];	/* by interface */
 /* Interfaces with a list bound, per family and direction: 0 lets a node skip it all. */
 extern volatile uint32_t dp_acl_nb_bound[DP_ACL_FAMILIES][DP_ACL_DIRS];
 

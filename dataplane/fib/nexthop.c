@@ -54,7 +54,7 @@ int dp_nh_set(uint32_t id, const struct dp_nexthop *nh, const uint32_t *members)
 	if (n == NULL)
 		return -ENOMEM;
 	memcpy(n, nh, sizeof(*n));
-	n->tx = n->port < DP_MAX_PORTS ? dp_port_map.tx[n->port] : DP_TX_VLAN;
+	n->tx = n->port < dp.max_ports ? dp_port_map.tx[n->port] : DP_TX_VLAN;
 	if (msz)
 		memcpy(n->members, members, msz);
 	nh_replace(id, n);

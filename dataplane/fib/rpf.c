@@ -8,7 +8,7 @@ void dp_rpf_set(unsigned int port, enum dp_rpf_family family, enum dp_rpf_mode m
 {
 	uint8_t was;
 
-	if (port >= DP_MAX_PORTS || family >= DP_RPF_FAMILIES || mode >= DP_RPF_MODES)
+	if (port >= dp.max_ports || family >= DP_RPF_FAMILIES || mode >= DP_RPF_MODES)
 		return;
 	was = dp_rpf.mode[family][port];
 	dp_rpf.mode[family][port] = mode;

@@ -39,7 +39,7 @@ enum dp_rpf_family {
 };
 
 struct dp_rpf_map {
-	volatile uint8_t mode[DP_RPF_FAMILIES][DP_MAX_PORTS];	/* enum dp_rpf_mode */
+	volatile uint8_t *mode[DP_RPF_FAMILIES];	/* enum dp_rpf_mode, by interface */
 	uint32_t on[DP_RPF_FAMILIES];	/* interfaces with a mode other than off */
 };
 

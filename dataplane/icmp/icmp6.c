@@ -6,7 +6,7 @@
 
 #include "dataplane/icmp/icmp6.h"
 
-struct dp_port_ip6 dp_port_ip6[DP_MAX_PORTS];
+struct dp_port_ip6 *dp_port_ip6;
 
 uint16_t icmp6_error_build(uint8_t *hdr, const struct rte_ipv6_hdr *orig, uint32_t quote,
 			   const uint8_t src[16], uint8_t type, uint8_t code, uint32_t param)
@@ -38,7 +38,7 @@ void dp_port_ip6_set(unsigned int port, const uint8_t addr[16])
 {
 	struct dp_port_ip6 *p = &dp_port_ip6[port];
 
-	if (port >= DP_MAX_PORTS)
+	if (port >= dp.max_ports)
 		return;
 	__atomic_store_n(&p->seq, p->seq + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);

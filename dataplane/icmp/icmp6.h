@@ -66,7 +66,7 @@ struct dp_port_ip6 {
 	uint32_t seq;		/* odd while written */
 	uint8_t addr[16];	/* all zero: none */
 };
-extern struct dp_port_ip6 dp_port_ip6[DP_MAX_PORTS];
+extern struct dp_port_ip6 *dp_port_ip6;
 
 void dp_port_ip6_set(unsigned int port, const uint8_t addr[16]);
 

@@ -14,7 +14,7 @@
 #include "dataplane/punt/node_sink.h"
 #include "dataplane/trace.h"
 
-volatile uint32_t dp_port_ip4[DP_MAX_PORTS];
+volatile uint32_t *dp_port_ip4;
 struct dp_icmp_limit dp_icmp_limit[DP_MAX_WORKERS];
 
 static const struct icmp_kind kinds[] = {

@@ -13,10 +13,10 @@
 #include "dataplane/workarounds/tap_lsc.h"
 
 /* The bonds' ethdevs, for the workers' idle tx bursts (written before workers start). */
-static uint16_t bond_ports[DP_MAX_PORTS];
+static uint16_t bond_ports[RTE_MAX_ETHPORTS];
 static unsigned int nb_bond_ports;
 /* Members out of their bond while their link is down (workarounds/tap_lsc.c). */
-static bool link_out[DP_MAX_PORTS];
+static bool link_out[DP_MAX_IFACES];
 
 static const char *const mode_names[] = { "802.3ad", "active-backup", "balance-xor" };
 

@@ -36,16 +36,13 @@ static inline void tags_strip(struct rte_mbuf *m, uint8_t *d, uint16_t len)
 
 static inline uint16_t qinq_find(uint16_t port, uint16_t outer, uint16_t inner)
 {
-	unsigned int i;
+	struct rte_hash *h = __atomic_load_n(&dp_vlan_map.qinq, __ATOMIC_ACQUIRE);
+	struct dp_vlan_qinq_key k = { port, outer, inner, 0 };
+	void *index;
 
-	for (i = 1; i < DP_MAX_PORTS; i++) {
-		const struct dp_vlan_qinq *q = &dp_vlan_map.qinq[i];
-		uint16_t index = __atomic_load_n(&q->index, __ATOMIC_ACQUIRE);
-
-		if (index && q->parent == port && q->outer_vid == outer && q->inner_vid == inner)
-			return index;
-	}
-	return 0;
+	if (h == NULL || rte_hash_lookup_data(h, &k, &index) < 0)
+		return 0;
+	return (uint16_t)(uintptr_t)index;
 }
 
 /* A run of frames of one sub-interface, counted once it ends (no store per frame). */
@@ -57,8 +54,8 @@ struct vlan_run {
 
 static inline void run_flush(struct vlan_run *r, struct dp_vlan_stats *st)
 {
-	st->rx_packets[r->index] += r->packets;
-	st->rx_bytes[r->index] += r->bytes;
+	st[r->index].rx_packets += r->packets;
+	st[r->index].rx_bytes += r->bytes;
 	r->packets = 0;
 	r->bytes = 0;
 }
@@ -82,6 +79,7 @@ static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct vlan_run *r,
 			tags_strip(m, d, len);
 			return VLAN_INPUT_NEXT_IP4_FAST;
 		}
+		/* port_rx sends only a port's frames, and only once its table is made */
 		index = __atomic_load_n(&dp_vlan_map.dot1q[port][vid], __ATOMIC_ACQUIRE);
 	} else if (type == RTE_BE16(RTE_ETHER_TYPE_QINQ)) {
 		rte_be16_t inner;
@@ -111,7 +109,7 @@ static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct vlan_run *r,
 static uint16_t vlan_input_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				   uint16_t nb)
 {
-	struct dp_vlan_stats *st = &dp_vlan_stats[graph->id];	/* graph id = worker index */
+	struct dp_vlan_stats *st = dp_vlan_stats[graph->id];	/* graph id = worker index */
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	struct vlan_run run = { 0 };
 	uint16_t odd = 0, i;

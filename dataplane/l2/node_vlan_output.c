@@ -14,7 +14,7 @@
 #include "dataplane/trace.h"
 #include "dataplane/l2/vlan.h"
 
-struct dp_tx_tags dp_tx_tags[DP_MAX_PORTS];
+struct dp_tx_tags *dp_tx_tags;
 
 /* vlan_output's edge to drop_no_headroom; the ports' port_tx follow (dp_node_port_tx_clone) */
 #define VLAN_OUTPUT_NEXT_DROP 0
@@ -28,8 +28,8 @@ struct vlan_run {
 
 static inline void run_flush(struct vlan_run *r, struct dp_vlan_stats *st)
 {
-	st->tx_packets[r->index] += r->packets;
-	st->tx_bytes[r->index] += r->bytes;
+	st[r->index].tx_packets += r->packets;
+	st[r->index].tx_bytes += r->bytes;
 	r->packets = 0;
 	r->bytes = 0;
 }
@@ -66,7 +66,7 @@ static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct vlan_run
 static uint16_t vlan_output_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				    uint16_t nb)
 {
-	struct dp_vlan_stats *st = &dp_vlan_stats[graph->id];	/* graph id = worker index */
+	struct dp_vlan_stats *st = dp_vlan_stats[graph->id];	/* graph id = worker index */
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	struct vlan_run run = { 0 };
 	uint16_t odd = 0, i;

@@ -134,8 +134,9 @@ int dp_port_claim(const struct dp_port_params *prm, struct dp_port **out, char *
 	struct dp_port *p;
 	uint16_t port_id;
 
-	if (dp.nb_ports == DP_MAX_PORTS) {
-		snprintf(err, errlen, "port %s: too many ports; at most %d", prm->name, DP_MAX_PORTS);
+	if (dp.nb_ports == dp.max_ports) {
+		snprintf(err, errlen, "port %s: too many interfaces; at most %u ([interfaces] max)",
+			 prm->name, dp.max_ports);
 		return -ENOSPC;
 	}
 	if (ethdev_name(prm->dev, name, sizeof(name)) < 0 ||
@@ -247,7 +248,7 @@ void dp_ports_stop(void)
 }
 
 /* What the counters read at the last clear: shown values are relative to it. */
-static struct dp_port_stats baseline[DP_MAX_PORTS];
+static struct dp_port_stats baseline[DP_MAX_IFACES];
 
 static void port_stats_raw(const struct dp_port *p, struct dp_port_stats *st)
 {
@@ -269,10 +270,10 @@ static void port_stats_raw(const struct dp_port *p, struct dp_port_stats *st)
 		/* what vlan_input gave it and vlan_output handed its port; bytes without the
 		 * tags, as its kernel interface counts them */
 		for (w = 0; w < dp.nb_workers; w++) {
-			st->ipackets += dp_vlan_stats[w].rx_packets[idx];
-			st->ibytes += dp_vlan_stats[w].rx_bytes[idx];
-			st->opackets += dp_vlan_stats[w].tx_packets[idx];
-			st->obytes += dp_vlan_stats[w].tx_bytes[idx];
+			st->ipackets += dp_vlan_stats[w][idx].rx_packets;
+			st->ibytes += dp_vlan_stats[w][idx].rx_bytes;
+			st->opackets += dp_vlan_stats[w][idx].tx_packets;
+			st->obytes += dp_vlan_stats[w][idx].tx_bytes;
 		}
 		return;
 	}

@@ -37,18 +37,18 @@ struct dp_tx_tags {
 	uint16_t len;			/* 4 or 8 */
 	uint8_t tag[8];
 };
-extern struct dp_tx_tags dp_tx_tags[DP_MAX_PORTS];
+extern struct dp_tx_tags *dp_tx_tags;	/* by interface */
 
 /* Per worker, per sub-interface: frames vlan_input gave it and their bytes, and the frames
  * and bytes vlan_output handed its port (bytes without the tags, as its kernel interface
  * counts them). */
 struct dp_vlan_stats {
-	uint64_t rx_packets[DP_MAX_PORTS];
-	uint64_t rx_bytes[DP_MAX_PORTS];
-	uint64_t tx_packets[DP_MAX_PORTS];
-	uint64_t tx_bytes[DP_MAX_PORTS];
-} __rte_cache_aligned;
-extern struct dp_vlan_stats dp_vlan_stats[DP_MAX_WORKERS];
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+	uint64_t tx_packets;
+	uint64_t tx_bytes;
+};
+extern struct dp_vlan_stats *dp_vlan_stats[DP_MAX_WORKERS];	/* [worker][interface] */
 
 /*
  * Moves a frame's two MACs from from to to (4 or 8 bytes apart, so the two overlap): both

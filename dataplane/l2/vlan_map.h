@@ -5,20 +5,24 @@
 
 #include <stdint.h>
 
+#include <rte_hash.h>
+
 #include "dataplane/dp.h"
 
-struct dp_vlan_qinq {
-	uint16_t parent, outer_vid, inner_vid;
-	uint16_t index;			/* 0: a free entry (slot 0 is always a port) */
+/* A QinQ sub-interface's key: its port and its two VIDs. */
+struct dp_vlan_qinq_key {
+	uint16_t parent, outer_vid, inner_vid, zero;
 };
 
 struct dp_vlan_map {
-	/* a port's 802.1Q sub-interface by VID: its index, 0 for none (4 KiB a port) */
-	uint8_t dot1q[DP_MAX_PORTS][4096];
-	/* 802.1ad sub-interfaces, at their own index: a QinQ frame scans them */
-	struct dp_vlan_qinq qinq[DP_MAX_PORTS];
+	/* a port's 802.1Q sub-interfaces by VID: each one's index, 0 for none (slot 0 is
+	 * always a port); made with the port's first sub-interface, 8 KiB, by the port's
+	 * index (ports take the first slots, so fewer than RTE_MAX_ETHPORTS) */
+	uint16_t *dot1q[RTE_MAX_ETHPORTS];
+	/* 802.1ad sub-interfaces by dp_vlan_qinq_key, the index as data; made with the first
+	 * (lock-free readers: a deleted key's slot is freed after a grace period) */
+	struct rte_hash *qinq;
 };
 extern struct dp_vlan_map dp_vlan_map;
-_Static_assert(DP_MAX_PORTS <= UINT8_MAX, "dot1q holds an interface index in a byte");
 
 #endif

@@ -2,6 +2,7 @@
 /* Punt rings and policers: set up by the control thread, then used by workers alone. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <rte_cycles.h>
@@ -22,8 +23,9 @@ const struct dp_sink_info dp_punt_classes[DP_PUNT_CLASS_MAX] = {
 struct rte_ring *dp_kernel_out;
 
 /* Each port's policy as the configuration file gave it, and as it is now. */
-static struct dp_punt_policy punt_file[DP_MAX_PORTS], punt_now[DP_MAX_PORTS];
+static struct dp_punt_policy punt_file[DP_MAX_IFACES], punt_now[DP_MAX_IFACES];
 static unsigned int punt_workers;
+static size_t punt_bytes;	/* the workers' tables by interface */
 
 /* Each worker's share of a class's rate and burst on a port. The worker reads the two while
  * the control thread may change them: each is one atomic store, and a packet policed with
@@ -41,6 +43,40 @@ static void bucket_set(struct dp_punt_bucket *b, const struct dp_punt_rate *r,
 			 __ATOMIC_RELAXED);
 }
 
+static void punt_tables_free(struct dp_punt_worker *pw)
+{
+	free(pw->bucket);
+	free(pw->punted);
+	free(pw->passed);
+	free(pw->policed);
+	free(pw->ring_full);
+}
+
+/* A worker's policers and counters for dp.max_ports interfaces, all zero. */
+static int punt_tables_alloc(struct dp_punt_worker *pw)
+{
+	unsigned int n = dp.max_ports;
+
+	pw->bucket = calloc(n, sizeof(*pw->bucket));
+	pw->punted = calloc(n, sizeof(*pw->punted));
+	pw->passed = calloc(n, sizeof(*pw->passed));
+	pw->policed = calloc(n, sizeof(*pw->policed));
+	pw->ring_full = calloc(n, sizeof(*pw->ring_full));
+	if (!pw->bucket || !pw->punted || !pw->passed || !pw->policed || !pw->ring_full) {
+		punt_tables_free(pw);
+		memset(pw, 0, sizeof(*pw));
+		return -ENOMEM;
+	}
+	punt_bytes += n * (sizeof(*pw->bucket) + sizeof(*pw->punted) + sizeof(*pw->passed) +
+			   sizeof(*pw->policed) + sizeof(*pw->ring_full));
+	return 0;
+}
+
+size_t dp_punt_memory(void)
+{
+	return punt_bytes;
+}
+
 int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 		 unsigned int nb_ports)
 {
@@ -49,7 +85,8 @@ int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 	char name[RTE_RING_NAMESIZE];
 
 	punt_workers = nb_workers;
-	for (p = 0; p < nb_ports && p < DP_MAX_PORTS; p++)
+	punt_bytes = 0;
+	for (p = 0; p < nb_ports && p < DP_MAX_IFACES; p++)
 		punt_file[p] = punt_now[p] = per_port[p];
 	dp_kernel_out = rte_ring_create("tern_kernel_out", DP_KERNEL_OUT_RING_SIZE, SOCKET_ID_ANY,
 					RING_F_SP_ENQ | RING_F_SC_DEQ);
@@ -58,7 +95,10 @@ int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 	for (w = 0; w < nb_workers; w++) {
 		struct dp_punt_worker *pw = &dp_punt[w];
 
+		punt_tables_free(pw);
 		memset(pw, 0, sizeof(*pw));
+		if (punt_tables_alloc(pw) < 0)
+			return -ENOMEM;
 		for (c = 0; c < DP_PUNT_CLASS_MAX; c++) {
 			snprintf(name, sizeof(name), "tern_punt%u_%u", w, c);
 			pw->ring[c] = rte_ring_create(name, DP_PUNT_RING_SIZE, SOCKET_ID_ANY,

@@ -73,12 +73,13 @@ struct dp_punt_bucket {
 
 struct dp_punt_worker {
 	struct rte_ring *ring[DP_PUNT_CLASS_MAX];	/* served in class order */
-	struct dp_punt_bucket bucket[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
 	struct dp_punt_bucket known[DP_PUNT_KNOWN_SLOTS];	/* by the neighbour's MAC's slot */
-	uint64_t punted[DP_MAX_PORTS][DP_PUNT_REASON_MAX];
-	uint64_t passed[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
-	uint64_t policed[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
-	uint64_t ring_full[DP_MAX_PORTS][DP_PUNT_CLASS_MAX];
+	/* by interface, dp.max_ports of each (dp_punt_init) */
+	struct dp_punt_bucket (*bucket)[DP_PUNT_CLASS_MAX];
+	uint64_t (*punted)[DP_PUNT_REASON_MAX];
+	uint64_t (*passed)[DP_PUNT_CLASS_MAX];
+	uint64_t (*policed)[DP_PUNT_CLASS_MAX];
+	uint64_t (*ring_full)[DP_PUNT_CLASS_MAX];
 } __rte_cache_aligned;
 
 extern struct dp_punt_worker dp_punt[DP_MAX_WORKERS];
@@ -92,6 +93,9 @@ extern struct rte_ring *dp_kernel_out;
 /* Control thread, before workers start: the rings and the policers' parameters. */
 int dp_punt_init(unsigned int nb_workers, const struct dp_punt_policy *per_port,
 		 unsigned int nb_ports);
+
+/* Bytes the workers' tables by interface take. */
+size_t dp_punt_memory(void);
 
 /* Control thread, for an interface no worker sees yet: port's policer is like's, its
  * counters 0 (a sub-interface takes its port's policy). */

@@ -296,6 +296,7 @@ static void a_replaced_list_waits_for_the_workers(void **state)
 	bool deny;
 
 	(void)state;
+	dp.nb_ports = 4;	/* interfaces 0 to 3 (replacing a list visits the interfaces in use) */
 	old = build(DP_ACL_IPV4, e, 2);
 	dp_acl_bind(3, DP_ACL_IPV4, DP_ACL_IN, old);
 	assert_true(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN));
@@ -316,6 +317,7 @@ static void a_replaced_list_waits_for_the_workers(void **state)
 	assert_false(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN));
 	rte_rcu_qsbr_quiescent(dp_rcu, 0);
 	dp_rcu_reclaim();
+	dp.nb_ports = 0;
 }
 
 static void log_samples_are_bounded(void **state)

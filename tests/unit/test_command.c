@@ -17,7 +17,7 @@ static struct outbuf out;
 
 static int setup(void **state)
 {
-	memset(&dp, 0, sizeof(dp));
+	memset(dp.ports, 0, dp.max_ports * sizeof(*dp.ports));
 	snprintf(dp.ports[0].name, sizeof(dp.ports[0].name), "dp0");
 	snprintf(dp.ports[1].name, sizeof(dp.ports[1].name), "dp1");
 	dp.nb_ports = 2;

@@ -52,7 +52,7 @@ static const struct cmd_def *const tables[] = { test_table, NULL };
 
 static int setup(void **state)
 {
-	memset(&dp, 0, sizeof(dp));
+	memset(dp.ports, 0, dp.max_ports * sizeof(*dp.ports));
 	snprintf(dp.ports[0].name, sizeof(dp.ports[0].name), "dp0");
 	dp.nb_ports = 1;
 	assert_int_equal(cmd_init_tables(tables), 0);

@@ -43,7 +43,7 @@ static unsigned int straddling_port(void)
 {
 	unsigned int p;
 
-	for (p = 0; p < DP_MAX_PORTS; p++) {
+	for (p = 0; p < dp.max_ports; p++) {
 		uintptr_t at = (uintptr_t)dp_port_ip6[p].addr;
 
 		if (at / 64 != (at + 15) / 64)

@@ -1,0 +1,156 @@
+#!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
+# Sub-interfaces at a provider edge's scale: 4000 802.1Q sub-interfaces of dp0, each with an
+# IPv4 /30 and a kernel interface of its own, made from the shell, forwarded over (a sample
+# of them, both ways, tagged frames from vlan_host.py), written to the store and made again
+# by a restart, then removed. The shell answers for them at once, and the interface limit
+# ([interfaces] max) refuses one more with a sentence and leaves nothing half made.
+. "$(dirname "$0")/lib.sh"
+tern_test_begin subif_scale
+N=${SCALE_N:-4000}
+SAMPLE=${SCALE_SAMPLE:-"1 2 1234 2500 4000"}
+two_hosts
+
+addr() { local o=$(($1 * 4)); echo "198.19.$((o >> 8)).$(((o & 255) + ${2:-1}))"; }	# V [HOST]
+subif_links() { ip -n "$R" -o link show | awk -F': ' '$2 ~ /^dp0\.[0-9]+$/' | wc -l; }
+subif_links_are() { [ "$(subif_links)" = "$1" ]; }	# N
+# ternd's CPU time so far, in clock ticks (utime + stime)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$T_TERND_PID/stat"; }
+elapsed() { echo "$(date +%s%N) $1" | awk '{ printf "%.2f", ($1 - $2) / 1e9 }'; }
+
+{
+	echo "configure terminal"
+	for v in $(seq 1 $N); do echo "interface dp0.$v"; echo "ip address $(addr "$v")/30"; echo "exit"; done
+	echo "end"
+} > "$T_DIR/make.txt"
+t0=$(date +%s%N)
+out=$(tern_cli -f "$T_DIR/make.txt" 2>&1)
+check "$N sub-interfaces are made from the shell in $(elapsed "$t0") s: ${out:-no complaint}" [ -z "$out" ]
+check "each has its kernel interface ($(subif_links) of them)" [ "$(subif_links)" = $N ]
+check "show version counts them" json_true "j['subinterfaces'] == $N" <<<"$(tern_cli --json -c "show version")"
+check "show memory counts them against [interfaces] max" json_true \
+	"j['tables']['interfaces']['used'] == $((N + 2)) and j['tables']['interfaces']['limit'] == 16384" \
+	<<<"$(tern_cli --json -c "show memory")"
+check "and no address was refused" json_true "j['tables']['addresses']['refused'] == 0" \
+	<<<"$(tern_cli --json -c "show memory")"
+
+# Under AddressSanitizer ternd runs several times slower: its times are said, not held to.
+timed() {	# DESCRIPTION COMMAND...
+	if [[ "${TERN_BUILD:-}" == *asan* ]]; then
+		"${@:2}" && say "ok: $1" || say "NOTE (AddressSanitizer's build, not counted): $1"
+	else
+		check "$@"
+	fi
+}
+c0=$(cpu_ticks) t0=$(date +%s%N)
+rows=$(tern_cli -c "show interfaces brief" | grep -c '^dp0\.')
+ms=$((($(cpu_ticks) - c0) * 1000 / $(getconf CLK_TCK)))
+check "show interfaces brief lists the $rows" [ "$rows" = $N ]
+timed "and takes $(elapsed "$t0") s, ${ms} ms of ternd's CPU (< 100)" [ "$ms" -lt 100 ]
+check "show interfaces dp0.1234 finds it" json_true \
+	"j['interfaces'][0]['encapsulation'] == 'dot1q 1234'" <<<"$(tern_cli --json -c "show interfaces dp0.1234")"
+
+vlan_host_start() {	# answers for the sample hosts on h1's wire
+	local serve=() v
+	for v in $SAMPLE; do serve+=("$v=$(addr "$v" 2)"); done
+	ip netns exec "$H1" /usr/bin/python3 "$(dirname "$0")/vlan_host.py" serve "$W0" \
+		"$(host_mac "$H1" "$W0")" "${serve[@]}" &
+	T_PIDS+=("$!")
+	sleep 0.5
+}
+vlan_host_start
+
+forwards_sample() {	# the router's kernel resolves each sample host; h2 then reaches it through the dataplane
+	local v k lost=0
+	for v in $SAMPLE; do
+		ip netns exec "$R" ping -c 1 -W 1 "$(addr "$v" 2)" >/dev/null || lost=$((lost + 1))
+	done
+	for v in $SAMPLE; do
+		wait_for "the host on VLAN $v is a forward entry" fib_is "$(addr "$v" 2)" forward || lost=$((lost + 1))
+	done
+	ip netns exec "$H2" ping -c 1 -W 1 "$(addr 1 2)" >/dev/null	# resolves h2
+	k=$(fwd4)
+	for v in $SAMPLE; do
+		ip netns exec "$H2" ping -c 2 -i 0.2 -W 1 "$(addr "$v" 2)" | grep -q " 0% packet loss" ||
+			lost=$((lost + 1))
+	done
+	[ "$lost" = 0 -a "$(fwd4)" = "$k" ]
+}
+rx=$(if_counter dp0.2500 rx_packets) tx=$(if_counter dp0.2500 tx_packets)
+check "h2 reaches the hosts on VLANs $SAMPLE through the dataplane, both ways" forwards_sample
+check "dp0.2500 counts them in and out ($rx -> $(if_counter dp0.2500 rx_packets), $tx -> $(if_counter dp0.2500 tx_packets))" \
+	[ "$(if_counter dp0.2500 rx_packets)" -ge $((rx + 2)) -a "$(if_counter dp0.2500 tx_packets)" -ge $((tx + 2)) ]
+
+# a port's wire back in its host after a restart (its TAP is made anew), as make_host did
+rewire() {	# PORT-INDEX HOST_NS ADDR/LEN GATEWAY HOST-NUMBER
+	local port=${T_ID}h$1
+	ip -n "$R" link set "$port" netns "$2"
+	ip -n "$2" link set "$port" address "$(printf '02:00:00:00:00:%02x' "$5")"
+	ip -n "$2" addr add "$3" dev "$port"
+	ip -n "$2" link set "$port" up
+	ip -n "$2" route add default via "$4"
+	link_lamp_add "$R" "$1"
+}
+check "write memory keeps them" grep -q "saved" <<<"$(tern_cli -c "write memory")"
+stop_ternd >/dev/null
+wait_for "their kernel interfaces go with ternd" subif_links_are 0
+ip -n "$R" link del "$W0"; ip -n "$R" link del "$W1"	# the lamps
+t0=$(date +%s%N)
+start_ternd "$R"
+wait_for "after a restart the $N are back, kernel interfaces too" subif_links_are $N
+up_s=$(elapsed "$t0")
+say "ternd up with its $N sub-interfaces in $up_s s"
+rewire 0 "$H1" 198.18.0.2/24 198.18.0.1 1
+rewire 1 "$H2" 198.18.1.2/24 198.18.1.1 2
+ports_up() { json_true "[i['link'] for i in j['interfaces'] if i['name'] in ('dp0', 'dp1')] == ['up', 'up']" \
+	<<<"$(tern_cli --json -c "show interfaces brief")" && carrier dp0 LOWER_UP && carrier dp1 LOWER_UP; }
+wait_for "both ports' links are up" ports_up
+vlan_host_start
+check "and forwards over the sample again" forwards_sample
+timed "ternd was up and forwarding on them within 10 s of its start ($up_s s)" \
+	awk -v s="$up_s" 'BEGIN { exit !(s <= 10) }'
+
+{
+	echo "configure terminal"
+	for v in $(seq 1 $N); do echo "no interface dp0.$v"; done
+	echo "end"
+} > "$T_DIR/remove.txt"
+t0=$(date +%s%N)
+out=$(tern_cli -f "$T_DIR/remove.txt" 2>&1)
+check "the $N are removed in $(elapsed "$t0") s: ${out:-no complaint}" [ -z "$out" ]
+wait_for "their kernel interfaces follow, in one go at ternd's next tick" subif_links_are 0
+check "show version counts none" json_true "j['subinterfaces'] == 0" <<<"$(tern_cli --json -c "show version")"
+
+# The limit: 34 interfaces, the two ports and 32 sub-interfaces
+tern_cli -c "write memory" >/dev/null
+stop_ternd >/dev/null
+ip -n "$R" link del "$W0"; ip -n "$R" link del "$W1"	# the lamps
+write_tap_config 2 "$(printf '[interfaces]\nmax = 34')"
+start_ternd "$R"
+{
+	echo "configure terminal"
+	for v in $(seq 1 32); do echo "interface dp0.$v"; echo "exit"; done
+	echo "end"
+} > "$T_DIR/limit.txt"
+out=$(tern_cli -f "$T_DIR/limit.txt" 2>&1)
+check "with [interfaces] max = 34, 32 sub-interfaces are made: ${out:-no complaint}" [ -z "$out" ]
+out=$(tern_cli -c "configure terminal" -c "interface dp0.33" 2>&1)
+check "the 33rd is refused with a sentence: $out" grep -q "no room for another interface: ports and sub-interfaces are at most 34 (\[interfaces\] max)" <<<"$out"
+no_link() { ! ip -n "$R" link show "$1" >/dev/null 2>&1; }	# NAME
+check "and has no kernel interface" no_link dp0.33
+check "show memory counts the refusal" json_true \
+	"j['tables']['interfaces']['used'] == 34 and j['tables']['interfaces']['refused'] == 1" \
+	<<<"$(tern_cli --json -c "show memory")"
+# a kernel interface already holds the name: the TAP cannot be made, and no slot is left
+tern_cli -c "configure terminal" -c "no interface dp0.32" -c "end"
+wait_for "dp0.32's kernel interface goes" no_link dp0.32
+ip -n "$R" link add dp0.32 type veth peer name "${T_ID}x"
+out=$(tern_cli -c "configure terminal" -c "interface dp0.32" 2>&1)
+check "a sub-interface whose kernel name is taken is refused: $out" grep -q "Cannot make dp0.32" <<<"$out"
+check "and leaves no slot behind" json_true \
+	"j['tables']['interfaces']['used'] == 33 and j['subinterfaces'] == 31" \
+	<<<"$(tern_cli --json -c "show memory" -c "show version" | tr '\n' ' ' | sed 's/} {/, /')"
+ip -n "$R" link del dp0.32
+out=$(tern_cli -c "configure terminal" -c "interface dp0.32" -c "end" 2>&1)
+check "once the name is free it is made: ${out:-no complaint}" [ -z "$out" ]
+tern_test_end
