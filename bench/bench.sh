@@ -31,8 +31,10 @@
 # tern-rpf forwards as tern with strict unicast RPF on both ports (ip verify unicast source
 # reachable-via rx): a second FIB lookup a frame, of its source, whose route must leave by the
 # port it came in on.
-# CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, tern-vlan, tern-acl,
-# tern-rpf, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd).
+# tern-vlan4k forwards as tern-vlan with 4000 sub-interfaces m0.1 .. m0.4000 made, its frames
+# in on all of them in turn (tern-bench --vlans 4000, one VLAN a frame) and out of m1.100.
+# CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, tern-vlan, tern-vlan4k,
+# tern-acl, tern-rpf, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd).
 # All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does
 # (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
@@ -50,7 +52,7 @@ OUT=${OUT:-$BUILD/bench}
 TABLE=${TABLE:-1k}
 # tern-vlan (tagged frames between sub-interfaces) and the access lists with the 1k table only:
 # their cost is per frame, and a second 1M-route load would double the 1M run's setup
-[ "$TABLE" = 1m ] || { VLAN_CONTENDER=tern-vlan ACL_CONTENDERS="tern-acl l3fwd-acl tern-rpf"; }
+[ "$TABLE" = 1m ] || { VLAN_CONTENDER="tern-vlan tern-vlan4k" ACL_CONTENDERS="tern-acl l3fwd-acl tern-rpf"; }
 CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} tern6 l3fwd ${ACL_CONTENDERS:-} l3fwd6 testpmd}
 ACL_ENTRIES=${ACL_ENTRIES:-1000}
 # The generator: make bench passes the statically linked tern-bench (no PLT calls, no
@@ -120,9 +122,10 @@ echo "R198.18.0.0/24 0" > "$TOP/l3fwd6/l3fwd-v4.cfg"
 declare -A dpid
 # rx queues the generator polls on each contender: one (TERN_B_QUEUES=2 for an older tern-b
 # that sends what its kernel emits on a second queue)
-declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern-acl]=1 [tern-rpf]=1 [tern6]=1
+declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern-vlan4k]=1 [tern-acl]=1 [tern-rpf]=1 [tern6]=1
 		  [l3fwd]=1 [l3fwd-acl]=1 [l3fwd6]=1 [testpmd]=1)
-declare -A VLAN=([tern-vlan]=100)
+declare -A VLAN=([tern-vlan]=100 [tern-vlan4k]=1)
+declare -A VLANS=([tern-vlan4k]=4000)
 declare -A IPV6=([tern6]=1 [l3fwd6]=1)
 
 # ternd's IPv6 counterpart of memif_forwarding_commands (after it, in configuration mode), and
@@ -176,6 +179,17 @@ start_tern() { start_ternd tern "$R"; }
 start_tern-vlan() {
 	ip netns add "$R-vlan" 2>/dev/null && ip -n "$R-vlan" link set lo up
 	start_ternd tern-vlan "$R-vlan" "${VLAN[tern-vlan]}"
+}
+
+# tern-vlan's two sub-interfaces (m0.100 and m1.100), and m0.1 .. m0.4000 about them, all of
+# which must have come up
+subif_commands() { for v in $(seq 1 "${VLANS[tern-vlan4k]}"); do printf 'interface m0.%s\n' "$v"; done; echo exit; }
+start_tern-vlan4k() {
+	local DIR=$TOP/tern-vlan4k
+	ip netns add "$R-vlan4k" 2>/dev/null && ip -n "$R-vlan4k" link set lo up
+	start_ternd tern-vlan4k "$R-vlan4k" 100 subif_commands || return 1
+	[ "$(tern --json -c "show version" | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["subinterfaces"])')" = \
+		$((VLANS[tern-vlan4k] + 1)) ] || { echo "tern-vlan4k: its sub-interfaces are not all made"; return 1; }
 }
 
 # tern with the access list on both ports; it must have reached the workers
@@ -300,7 +314,7 @@ if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
 fi
 [ -n "$ZC" ] && export TERND_MEMIF_PEER_MEMORY=any
 for dut in "${DUTS[@]}"; do
-	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern-acl, tern-rpf, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd)"; exit 1; }
+	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern-vlan4k, tern-acl, tern-rpf, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd)"; exit 1; }
 	start_dut "$dut"
 done
 
@@ -323,6 +337,7 @@ for attempt in 1 2 3; do
 	for dut in "${DUTS[@]}"; do
 		args+=(--dut "$dut" --pid "${dpid[$dut]}" --dst-mac 02:00:00:00:a0:00 --queues "${QUEUES[$dut]}")
 		[ -n "${VLAN[$dut]:-}" ] && args+=(--vlan "${VLAN[$dut]}")
+		[ -n "${VLANS[$dut]:-}" ] && args+=(--vlans "${VLANS[$dut]}")
 		[ -n "${IPV6[$dut]:-}" ] && args+=(--ipv6)
 		for i in 0 1; do
 			args+=(--port "net_memif$n,role=client,id=0,socket=$TOP/$dut/memif$i.sock,socket-abstract=no,mac=02:00:00:00:b0:0$i$ZC")

@@ -49,12 +49,14 @@ res = {"frame_size": cmp["frame_size"], "flows": cmp["flows"], "duration_s": cmp
        "no_result": {k: cmp["rounds"] - len(v) for k, v in runs.items()},
        "runs_pps": runs, "median_pps": med, "best_pps": best}
 # tern and tern-b against each reference, tern-b against tern, tern forwarding tagged frames
-# between sub-interfaces (tern-vlan) against tern untagged, tern with its access lists against
+# between sub-interfaces (tern-vlan) against tern untagged, and with 4000 sub-interfaces, the
+# frames spread over them (tern-vlan4k), against tern-vlan's one; tern with its access lists against
 # tern without and against l3fwd's ACL mode (and that against l3fwd's LPM), tern with strict
 # unicast RPF (tern-rpf) against tern without, and IPv6 (tern6, l3fwd6) against l3fwd's IPv6
 # and each one's IPv4
 pairs = [p for p in (("tern", "l3fwd"), ("tern", "testpmd"), ("tern-b", "l3fwd"),
                      ("tern-b", "testpmd"), ("tern-b", "tern"), ("tern-vlan", "tern"),
+                     ("tern-vlan4k", "tern-vlan"),
                      ("tern-acl", "tern"), ("tern-acl", "l3fwd-acl"), ("l3fwd-acl", "l3fwd"),
                      ("tern-rpf", "tern"), ("tern6", "l3fwd6"), ("tern6", "tern"), ("l3fwd6", "l3fwd"))
          if p[0] in med and p[1] in med]

@@ -59,6 +59,7 @@ static void usage(FILE *f)
 		"                    that share a CPU take turns), left running or stopped as it was found\n"
 		"    --queues N      rx queues polled on its receiving port (1)\n"
 		"    --vlan ID       802.1Q-tag its frames with VLAN ID, 1..4094 (4 bytes more on the wire)\n"
+		"    --vlans N       with --vlan: its frames go round N VLANs from ID, one each in turn\n"
 		"    --ipv6          IPv6/UDP frames from 2001:2::2 to 2001:2:0:1::1 and on (RFC 5180's\n"
 		"                    prefix), of --size or %d bytes, whichever is more\n"
 		"  --rounds N        rounds; each runs every router once, a different one first (10)\n"
@@ -110,6 +111,12 @@ static int parse_dut_opt(struct compare_opts *o, int c)
 			return fprintf(stderr, "tern-bench: %s: --vlan '%s': expected a VLAN id, 1 to 4094\n",
 				       d->name, optarg), -EINVAL;
 		d->gen.vlan = n;
+		return 0;
+	case 'W':
+		if (arg_count(optarg, 1, 4094, &n) < 0)
+			return fprintf(stderr, "tern-bench: %s: --vlans '%s': expected 1 to 4094 VLANs\n",
+				       d->name, optarg), -EINVAL;
+		d->gen.vlans = n;
 		return 0;
 	case '6':
 		d->gen.ipv6 = true;
@@ -176,7 +183,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 		{ "src-ip", required_argument, NULL, 's' }, { "dst-ip", required_argument, NULL, 'd' },
 		{ "eal", required_argument, NULL, 'e' }, { "link-wait", required_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' }, { "vlan", required_argument, NULL, 'V' },
-		{ "ipv6", no_argument, NULL, '6' },
+		{ "vlans", required_argument, NULL, 'W' }, { "ipv6", no_argument, NULL, '6' },
 		{ "help", no_argument, NULL, 'h' }, { 0 },
 	};
 	unsigned int d;
@@ -215,8 +222,8 @@ static int parse_args(int argc, char **argv, struct compare_opts *o)
 				return rc;
 			continue;
 		}
-		if (!o->nb_duts && c > 0 && strchr("pmPQV6", c)) {
-			fprintf(stderr, "tern-bench: --port, --dst-mac, --pid, --queues, --vlan and --ipv6 follow the --dut they belong to\n");
+		if (!o->nb_duts && c > 0 && strchr("pmPQVW6", c)) {
+			fprintf(stderr, "tern-bench: --port, --dst-mac, --pid, --queues, --vlan, --vlans and --ipv6 follow the --dut they belong to\n");
 			return -EINVAL;
 		}
 		if ((rc = parse_opt(o, c)) < 0)

@@ -105,6 +105,7 @@ struct gen_state {
 	uint64_t flood_tx;
 	uint32_t seq;
 	uint32_t next_flow;		/* the flow of the next frame: flows in turn, no division per frame */
+	uint16_t next_vlan;		/* with vlans: the next frame's VLAN, less vlan */
 	uint32_t next_expected;		/* the sequence number after the highest seen */
 	uint64_t phase2_tsc;		/* when the second phase began; 0: none */
 	uint64_t last_gap_tsc;		/* sent time of the frame after the last loss in phase 2 */
@@ -178,6 +179,14 @@ static uint16_t gen_send(struct gen_state *g, uint16_t n, uint64_t now)
 			ip->hdr_checksum = g->flow_cksum[flow];
 		}
 		udp->src_port = rte_cpu_to_be_16(1024 + (flow & 0x3fff));
+		if (g->p->vlans > 1) {
+			struct rte_vlan_hdr *tag = (struct rte_vlan_hdr *)(d + sizeof(struct rte_ether_hdr));
+
+			/* VIDs 1..4094, round from vlan */
+			tag->vlan_tci = rte_cpu_to_be_16((g->p->vlan - 1 + g->next_vlan) % 4094 + 1);
+			if (++g->next_vlan == g->p->vlans)
+				g->next_vlan = 0;
+		}
 		st->seq = g->seq++;
 		st->tsc = now;
 		m[i]->data_len = m[i]->pkt_len = g->len;

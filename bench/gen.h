@@ -30,6 +30,8 @@ struct gen_params {
 	uint32_t flows;
 	uint16_t frame_size;	/* on the wire, CRC included: 64 .. 1518 (a tag adds 4) */
 	uint16_t vlan;		/* 1..4094: 802.1Q-tag the frames; 0: untagged */
+	uint16_t vlans;		/* with vlan: the frames' VLANs go round vlan .. vlan + vlans - 1,
+				 * one frame each in turn (0 or 1: vlan alone) */
 	double rate_pps;	/* 0: as fast as the port takes them */
 	double duration_s;
 	double warmup_s;	/* learning frames at a low rate before the trial */

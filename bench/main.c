@@ -51,6 +51,7 @@ static void usage(FILE *f)
 		"                    --size starts at 82 bytes, the smallest that carries the stamp\n"
 		"  --size BYTES      frame size with CRC, 64..1518 (64; 82 with --ipv6)\n"
 		"  --vlan ID         802.1Q-tag the frames with VLAN ID, 1..4094 (4 bytes more on the wire)\n"
+		"  --vlans N         with --vlan: the frames go round N VLANs from ID, one each in turn\n"
 		"  --rate PPS|max    offered load (max)\n"
 		"  --duration S      trial length in seconds (5); --warmup S learning time (1)\n"
 		"  --tx N, --rx N    port indexes that send and receive (0, 1)\n"
@@ -75,6 +76,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "json", no_argument, NULL, 'j' }, { "link-wait", required_argument, NULL, 'L' },
 		{ "queues", required_argument, NULL, 'Q' }, { "flood-ip", required_argument, NULL, 'F' },
 		{ "flood-share", required_argument, NULL, 'S' }, { "vlan", required_argument, NULL, 'V' },
+		{ "vlans", required_argument, NULL, 'W' },
 		{ "reconnect", no_argument, NULL, 'C' }, { "help", no_argument, NULL, 'h' },
 		{ "ipv6", no_argument, NULL, '6' }, { 0 },
 	};
@@ -160,6 +162,11 @@ static int parse_args(int argc, char **argv, struct options *o)
 			if (arg_count(optarg, 1, 4094, &n) < 0)
 				return fprintf(stderr, "tern-bench: --vlan '%s': expected a VLAN id, 1 to 4094\n", optarg), -EINVAL;
 			o->gen.vlan = n;
+			break;
+		case 'W':
+			if (arg_count(optarg, 1, 4094, &n) < 0)
+				return fprintf(stderr, "tern-bench: --vlans '%s': expected 1 to 4094 VLANs\n", optarg), -EINVAL;
+			o->gen.vlans = n;
 			break;
 		case 'S':
 			if (arg_count(optarg, 0, 99, &n) < 0)

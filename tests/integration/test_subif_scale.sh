@@ -9,7 +9,8 @@
 tern_test_begin subif_scale
 N=${SCALE_N:-4000}
 SAMPLE=${SCALE_SAMPLE:-"1 2 1234 2500 4000"}
-two_hosts
+two_hosts "[metrics]
+listen = 9101"
 
 addr() { local o=$(($1 * 4)); echo "198.19.$((o >> 8)).$(((o & 255) + ${2:-1}))"; }	# V [HOST]
 subif_links() { ip -n "$R" -o link show | awk -F': ' '$2 ~ /^dp0\.[0-9]+$/' | wc -l; }
@@ -17,6 +18,17 @@ subif_links_are() { [ "$(subif_links)" = "$1" ]; }	# N
 # ternd's CPU time so far, in clock ticks (utime + stime)
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$T_TERND_PID/stat"; }
 elapsed() { echo "$(date +%s%N) $1" | awk '{ printf "%.2f", ($1 - $2) / 1e9 }'; }
+
+# the exception service's CPU over 3 s of an idle router, in clock ticks
+exception_idle_ticks() {
+	local t c0
+	t=$(grep -l '^tern-exception$' /proc/"$T_TERND_PID"/task/*/comm | head -1)
+	t=${t%/comm}
+	c0=$(awk '{ print $14 + $15 }' "$t/stat")
+	sleep 3
+	echo $(($(awk '{ print $14 + $15 }' "$t/stat") - c0))
+}
+idle2=$(exception_idle_ticks)
 
 {
 	echo "configure terminal"
@@ -42,11 +54,24 @@ timed() {	# DESCRIPTION COMMAND...
 		check "$@"
 	fi
 }
+sleep 2	# the kernel's own chatter on new interfaces (IPv6 router solicitations) dies down
+idle4k=$(exception_idle_ticks)
+timed "the idle exception service takes $idle4k ticks of 3 s with $((N + 2)) TAPs, $idle2 with 2 (within 2x, or a tick)" \
+	[ "$idle4k" -le $((2 * idle2 + 1)) ]
 c0=$(cpu_ticks) t0=$(date +%s%N)
 rows=$(tern_cli -c "show interfaces brief" | grep -c '^dp0\.')
 ms=$((($(cpu_ticks) - c0) * 1000 / $(getconf CLK_TCK)))
 check "show interfaces brief lists the $rows" [ "$rows" = $N ]
 timed "and takes $(elapsed "$t0") s, ${ms} ms of ternd's CPU (< 100)" [ "$ms" -lt 100 ]
+c0=$(cpu_ticks) t0=$(date +%s%N)
+ip netns exec "$R" /usr/bin/python3 -c '
+import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen("http://127.0.0.1:9101/metrics", timeout=10).read().decode())' \
+	> "$T_DIR/metrics.txt"
+ms=$((($(cpu_ticks) - c0) * 1000 / $(getconf CLK_TCK)))
+check "the metrics endpoint serves the $N sub-interfaces' series whole ($(wc -c < "$T_DIR/metrics.txt") bytes)" \
+	grep -q 'tern_port_rx_packets_total{port="dp0.4000"}' "$T_DIR/metrics.txt"
+timed "in $(elapsed "$t0") s, ${ms} ms of ternd's CPU (< 1000)" [ "$ms" -lt 1000 ]
 check "show interfaces dp0.1234 finds it" json_true \
 	"j['interfaces'][0]['encapsulation'] == 'dot1q 1234'" <<<"$(tern_cli --json -c "show interfaces dp0.1234")"
 
