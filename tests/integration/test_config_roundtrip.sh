@@ -18,10 +18,8 @@ for round in $(seq "$rounds"); do
 	rm -f "$T_DIR"/tern.db*
 	start_ternd "$R"
 	/usr/bin/python3 "$(dirname "$0")/config_gen.py" "$s" > "$T_DIR/lines"
-	args=(-c "configure terminal")
-	while IFS= read -r line; do args+=(-c "$line"); done < "$T_DIR/lines"
-	args+=(-c "end")
-	if ! out=$(tern_cli "${args[@]}" 2>&1); then
+	{ echo "configure terminal"; cat "$T_DIR/lines"; echo "end"; } > "$T_DIR/commands"
+	if ! out=$(tern_cli -f "$T_DIR/commands" 2>&1); then
 		fail "seed $s: the generated configuration was refused: $(grep '%' <<<"$out" | head -n 3)"
 		stop_ternd; continue
 	fi

@@ -191,6 +191,62 @@ static void test_bad_subinterfaces_are_refused_with_a_sentence(void **state)
 	assert_string_equal(err, "802.1ad takes an outer and an inner VLAN id (dot1ad S dot1q C)");
 }
 
+static int subif(const char *name, unsigned int parent, uint16_t tpid, uint16_t outer, uint16_t inner);
+
+/* A QinQ pair already on the port is refused; removed, its frames are drops, and the pair is
+ * free for another sub-interface, whose frames they then are. */
+static void test_a_qinq_pair_belongs_to_one_subinterface(void **state)
+{
+	struct dp_vlan_encap e = { RTE_ETHER_TYPE_QINQ, 10, 20 };
+	struct frame f = tagged(0xc6130005, QINQ_10_20, sizeof(QINQ_10_20));
+	struct pipeline_frame s[4];
+	char err[192];
+	int again;
+
+	(void)state;
+	assert_int_equal(dp_vlan_add("dp0.x", 0, &e, err, sizeof(err)), -EEXIST);
+	assert_string_equal(err, "dp0 already has dot1ad 10 dot1q 20 (sub-interface dp0.1020)");
+	assert_int_equal(dp_vlan_del(qinq), 0);
+	assert_int_equal(walk(&f, s), 0);
+	again = subif("dp0.2020", 0, RTE_ETHER_TYPE_QINQ, 10, 20);
+	assert_true(again > 0);
+	assert_int_equal(walk(&f, s), 1);
+	assert_int_equal(dp_vlan_stats[0][again].rx_packets, 1);
+	qinq = again;
+}
+
+/* dp.max_ports slots in all: the one after is refused with a sentence and counted, and
+ * nothing of it is made; a slot freed is taken again. */
+static void test_the_interface_limit_is_refused_with_a_sentence(void **state)
+{
+	struct dp_vlan_encap e = { RTE_ETHER_TYPE_VLAN, 0, 0 };
+	unsigned int n = dp.nb_ports, used = 0, i;
+	uint64_t refused = dp.ports_refused;
+	char err[192], name[16];
+	int last = -1;
+
+	(void)state;
+	DP_FOREACH_IFACE(i)
+		used++;
+	for (i = 0; used < dp.max_ports; i++, used++) {
+		e.outer_vid = 1000 + i;
+		snprintf(name, sizeof(name), "dp1.%u", e.outer_vid);
+		last = dp_vlan_add(name, 1, &e, err, sizeof(err));
+		assert_true(last > 0);
+		n = dp.nb_ports;
+	}
+	e.outer_vid = 999;
+	assert_int_equal(dp_vlan_add("dp1.999", 1, &e, err, sizeof(err)), -ENOSPC);
+	snprintf(name, sizeof(name), "%u", dp.max_ports);
+	assert_non_null(strstr(err, "no room for another interface"));
+	assert_non_null(strstr(err, name));
+	assert_int_equal(dp.ports_refused, refused + 1);
+	assert_int_equal(dp.nb_ports, n);
+	assert_null(dp_port_by_name("dp1.999"));
+	assert_int_equal(dp_vlan_del(last), 0);
+	assert_int_equal(dp_vlan_add("dp1.999", 1, &e, err, sizeof(err)), last);
+}
+
 static int subif(const char *name, unsigned int parent, uint16_t tpid, uint16_t outer, uint16_t inner)
 {
 	struct dp_vlan_encap e = { tpid, outer, inner };
@@ -211,6 +267,8 @@ int main(void)
 		cmocka_unit_test(test_a_route_out_of_a_subinterface_writes_its_tag),
 		cmocka_unit_test(test_tags_of_no_subinterface_and_cut_frames_are_counted_drops),
 		cmocka_unit_test(test_bad_subinterfaces_are_refused_with_a_sentence),
+		cmocka_unit_test(test_a_qinq_pair_belongs_to_one_subinterface),
+		cmocka_unit_test(test_the_interface_limit_is_refused_with_a_sentence),
 	};
 	struct dp_nexthop nh;
 	char prefix[64];
