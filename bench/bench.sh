@@ -292,6 +292,7 @@ bench_extra_cleanup() {
 	for d in "${!dpid[@]}"; do stop_dut "$d"; done
 	ip netns del "$BENCH_NETNS-b" 2>/dev/null
 	ip netns del "$BENCH_NETNS-vlan" 2>/dev/null
+	ip netns del "$BENCH_NETNS-vlan4k" 2>/dev/null
 	ip netns del "$BENCH_NETNS-v6" 2>/dev/null
 	ip netns del "$BENCH_NETNS-acl" 2>/dev/null
 	ip netns del "$BENCH_NETNS-rpf" 2>/dev/null

@@ -30,6 +30,9 @@
 #define DP_BURST 128
 #define DP_BURST_MAX 256	/* RTE_GRAPH_BURST_SIZE: a node's first vector */
 
+/* What a frame holds beyond its MTU, and a packet buffer must too: Ethernet header, one VLAN
+ * tag, CRC. */
+#define DP_FRAME_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN)
 /* A port's MTU: IPv4's minimum, and the most memif, TAP and most NICs carry. */
 #define DP_MTU_MIN 68
 #define DP_MTU_MAX 9216
@@ -62,6 +65,10 @@ struct dp_port {
 	bool started;
 	bool admin_up;			/* a member's: in its bond (not shut down) */
 	bool is_bond;			/* a bonding ethdev over members */
+	/* it receives and sends a frame longer than a packet buffer as a chain of them (its
+	 * driver scatters on receive, as memif always does, and sends chains): then any MTU its
+	 * driver takes works at once; a sub-interface's: its port's */
+	bool chains;
 };
 
 struct dp_rxq {
@@ -148,8 +155,9 @@ bool dp_port_link_up(const struct dp_port *p, uint32_t *speed_mbps);
  * of them (dp_port_egress_ok); returns how many changed. */
 unsigned int dp_port_links_refresh(void);
 /* Sets the port's MTU and records it, or leaves both as they were and returns a negative
- * errno with why in err: what the driver refuses, or a frame larger than the packet
- * buffers ternd made at start (sized from the largest [port] mtu of ternd.conf). */
+ * errno with why in err: what the driver refuses, above DP_MTU_MAX, or, on a port that does
+ * not chain buffers, a frame larger than the packet buffers ternd made at start (sized from
+ * the largest [port] mtu of ternd.conf). */
 int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen);
 const char *dp_port_driver(const struct dp_port *p);
 

@@ -21,6 +21,7 @@
 #define KNI_IDLE_SPINS 64	/* empty polls before sleeping */
 #define KNI_EVENTS 256		/* TAPs one epoll_wait reports; the others, the next */
 #define KNI_RETIRED_MAX 1024	/* retired TAPs that make a flush at once */
+#define KNI_SEGS_MAX 16		/* buffers a frame from a TAP takes at most (9216 bytes in 2 KiB) */
 #define KNI_BLOCKED_SLEEP_US 20	/* the ring to the first worker full, the TAPs readable */
 
 struct kni_port {
@@ -156,15 +157,81 @@ unsigned int kni_drain_round(void)
 }
 
 /*
+ * One frame from a TAP into a chain of buffers: where the port's MTU makes a frame longer than
+ * one buffer (a port that chains: dp_port.chains). Returns its length, 0 when the TAP has
+ * nothing, or -EMSGSIZE for a frame longer than the port's largest (counted by the caller).
+ */
+static ssize_t read_chain(int fd, struct rte_mempool *pool, size_t max, struct rte_mbuf **out)
+{
+	static uint8_t overflow[UINT16_MAX + 1];
+	struct rte_mbuf *seg[KNI_SEGS_MAX], *last;
+	struct iovec iov[KNI_SEGS_MAX + 1];
+	unsigned int n, i;
+	size_t room = 0;
+	ssize_t r, left;
+
+	for (n = 0; n < KNI_SEGS_MAX && room < max; n++) {
+		seg[n] = rte_pktmbuf_alloc(pool);
+		if (seg[n] == NULL)
+			break;
+		if (n > 0)
+			seg[n]->data_off = 0;	/* the headroom is the first buffer's */
+		iov[n] = (struct iovec){ rte_pktmbuf_mtod(seg[n], void *), rte_pktmbuf_tailroom(seg[n]) };
+		room += iov[n].iov_len;
+	}
+	if (room < max) {
+		for (i = 0; i < n; i++)
+			rte_pktmbuf_free(seg[i]);
+		return -ENOBUFS;
+	}
+	iov[n] = (struct iovec){ overflow, sizeof(overflow) };
+	r = readv(fd, iov, n + 1);
+	if (r <= 0 || (size_t)r > max) {
+		for (i = 0; i < n; i++)
+			rte_pktmbuf_free(seg[i]);
+		return r <= 0 ? 0 : -EMSGSIZE;
+	}
+	*out = last = seg[0];
+	(*out)->pkt_len = r;
+	(*out)->nb_segs = 0;
+	for (i = 0, left = r; i < n; i++) {
+		if (left == 0) {
+			rte_pktmbuf_free(seg[i]);
+			continue;
+		}
+		seg[i]->data_len = RTE_MIN((size_t)left, iov[i].iov_len);
+		left -= seg[i]->data_len;
+		if (i > 0)
+			last->next = seg[i];
+		last = seg[i];
+		(*out)->nb_segs++;
+	}
+	return r;
+}
+
+/*
  * Reads what the kernel sent through a port's TAP into the ring to the first
  * worker, no more than the ring has room for (this thread is its only
  * producer, so the room cannot shrink before the enqueue). With the ring full
  * the frames wait in the TAP's queue in the kernel, which pushes back on
- * their senders or drops and counts them there. A frame longer than a packet
- * buffer (the kernel interface's MTU is never set above the port's, but
- * offloads or a race can still give one) is counted and dropped. *blocked says
- * the ring was full with the TAP still readable.
+ * their senders or drops and counts them there. A frame longer than the
+ * port's MTU allows (the kernel interface's MTU is never set above the port's,
+ * but offloads or a race can still give one) or than one packet buffer on a
+ * port that does not chain them is counted and dropped. *blocked says the ring
+ * was full with the TAP still readable.
  */
+/* Whether frame b of port's TAP goes on: not while the port's link is down. */
+static bool frame_take(struct kni_port *k, unsigned int port, struct rte_mbuf *b, uint16_t ifid)
+{
+	if (dp_port_map.link_down[port]) {	/* nothing leaves by a pulled cable */
+		k->st.from_kernel_link_down++;
+		rte_pktmbuf_free(b);
+		return false;
+	}
+	b->port = ifid;	/* a sub-interface's frames leave tagged */
+	return true;
+}
+
 static unsigned int from_kernel(unsigned int port, bool *blocked)
 {
 	struct kni_port *k = &kports[port];
@@ -184,9 +251,29 @@ static unsigned int from_kernel(unsigned int port, bool *blocked)
 		return 0;
 	}
 	for (tries = 0; n < want && tries < KNI_BURST; tries++) {
-		struct rte_mbuf *b = rte_pktmbuf_alloc(p->pool);
+		/* the kernel's frames carry no CRC; a tag, the kernel may add */
+		size_t max = p->mtu + RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN;
+		struct rte_mbuf *b;
 		ssize_t r;
 
+		if (p->chains && max > (size_t)(rte_pktmbuf_data_room_size(p->pool) - RTE_PKTMBUF_HEADROOM)) {
+			r = read_chain(fd, p->pool, max, &b);
+			if (r == 0)
+				break;
+			if (r < 0) {
+				if (r == -ENOBUFS) {
+					k->st.from_kernel_drops++;
+					break;
+				}
+				k->st.from_kernel_too_long++;
+				continue;
+			}
+			if (!frame_take(k, port, b, p->ifid))
+				continue;
+			m[n++] = b;
+			continue;
+		}
+		b = rte_pktmbuf_alloc(p->pool);
 		if (b == NULL) {
 			k->st.from_kernel_drops++;
 			break;
@@ -204,13 +291,9 @@ static unsigned int from_kernel(unsigned int port, bool *blocked)
 			rte_pktmbuf_free(b);
 			continue;
 		}
-		if (dp_port_map.link_down[port]) {	/* nothing leaves by a pulled cable */
-			k->st.from_kernel_link_down++;
-			rte_pktmbuf_free(b);
-			continue;
-		}
 		b->data_len = b->pkt_len = r;
-		b->port = p->ifid;	/* a sub-interface's frames leave tagged */
+		if (!frame_take(k, port, b, p->ifid))
+			continue;
 		m[n++] = b;
 	}
 	/* the first worker sends them, on its own tx queue (node kernel_out) */

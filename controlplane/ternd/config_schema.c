@@ -62,7 +62,7 @@ const struct config_key config_keys[] = {
 	{ "port", "txq", CFG_UINT, 1, TERN_MAX_WORKERS + 1, NULL, "default: one per worker", PORT(txq),
 	  "transmit queues, at least one per worker (what the kernel sends out of the port leaves through the first worker).", NULL },
 	{ "port", "mtu", CFG_UINT, DP_MTU_MIN, DP_MTU_MAX, "1500", NULL, PORT(mtu),
-	  "the port's MTU; the port must take it (its driver's range; memif and TAP carry up to 9216). Every packet buffer holds a frame of the largest mtu of all ports: jumbo frames cost memory, not speed.", NULL },
+	  "the port's MTU; the port must take it (its driver's range; memif and TAP carry up to 9216). Every packet buffer holds a frame of the largest mtu of all ports: jumbo frames cost memory, not speed. A larger MTU set while ternd runs takes effect at once on a port whose driver chains buffers (TAP, memif, most NICs), its frames then chains of them.", NULL },
 	{ "port", "mac", CFG_OWN, 0, 0, NULL, "default: the device's; a virtual device (net_tap, net_memif, ...) gets one derived from the machine-id and the port's name, the same at every start", OWN,
 	  "the port's MAC, a unicast address such as 02:00:00:00:00:01.", NULL },
 	{ "port", "tap", CFG_OWN, 0, 0, NULL, "default: NAME", OWN,

@@ -33,13 +33,23 @@ static rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_icmp_limi
 	uint8_t *hdr;
 	uint16_t len;
 
-	if (m->nb_segs != 1 || !icmp_error_allowed(ip))
+	if (!icmp_error_allowed(ip))
 		return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
+	quote = icmp_quote_len(ip);
+	if (m->nb_segs != 1) {
+		/* a jumbo frame in a chain (fragmentation needed, the commonest): the quote is
+		 * in the first segment, the others go */
+		if (m->data_len < m->l2_len + quote)
+			return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
+		rte_pktmbuf_free(m->next);
+		m->next = NULL;
+		m->nb_segs = 1;
+		m->pkt_len = m->data_len;
+	}
 	if (src == 0)
 		return ICMP_ERROR_NEXT_DROP_NO_SOURCE;
 	if (!dp_icmp_rate_ok(lim, now))
 		return ICMP_ERROR_NEXT_DROP_RATE_LIMITED;
-	quote = icmp_quote_len(ip);
 	if (rte_pktmbuf_prepend(m, ICMP_ERROR_HDRS) == NULL)
 		return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
 	/*

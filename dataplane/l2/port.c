@@ -22,8 +22,7 @@ struct dataplane dp;
 static uint16_t pool_data_room;
 static unsigned int mbufs_per_socket = 32768, mbuf_cache = 256;
 
-/* A frame's bytes beyond its MTU that a buffer holds too: Ethernet header, one VLAN tag, CRC. */
-#define FRAME_OVERHEAD (RTE_ETHER_HDR_LEN + RTE_VLAN_HLEN + RTE_ETHER_CRC_LEN)
+#define FRAME_OVERHEAD DP_FRAME_OVERHEAD
 
 int dp_pools_create(unsigned int mbufs, unsigned int cache, uint16_t max_mtu)
 {
@@ -96,7 +95,20 @@ static int port_configure(struct dp_port *p, char *err, size_t errlen)
 	}
 	if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_IPV4_CKSUM)
 		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_IPV4_CKSUM;
-	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE)
+	/*
+	 * A frame longer than a packet buffer comes in as a chain of them where the driver
+	 * scatters (memif always does) and goes out as one where it sends chains: then the port
+	 * takes any MTU its driver does while ternd runs, its buffers sized at start or not.
+	 * Fast free, which frees a chain's first buffer alone, is not asked of such a port.
+	 */
+	if (info.rx_offload_capa & RTE_ETH_RX_OFFLOAD_SCATTER)
+		conf.rxmode.offloads |= RTE_ETH_RX_OFFLOAD_SCATTER;
+	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
+		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
+	p->chains = (conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) &&
+		    ((conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) ||
+		     strcmp(info.driver_name, "net_memif") == 0);
+	if (!p->chains && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
 	if (rc < 0)
@@ -379,7 +391,7 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 				 (unsigned int)DP_MTU_MIN, parent->name, parent->mtu);
 			return -EINVAL;
 		}
-		if (mtu + FRAME_OVERHEAD + tags > room) {
+		if (mtu + FRAME_OVERHEAD + tags > room && !parent->chains) {
 			snprintf(err, errlen, "a frame of MTU %u with two VLAN tags does not fit the %u-byte packet buffers ternd made at start",
 				 mtu, room);
 			return -EMSGSIZE;
@@ -391,10 +403,15 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 		snprintf(err, errlen, "its driver (%s) takes MTU %u to %u", dp_port_driver(p), min, max);
 		return -EINVAL;
 	}
-	if (mtu > UINT16_MAX || mtu + FRAME_OVERHEAD > room) {
+	if (mtu > DP_MTU_MAX) {
+		snprintf(err, errlen, "ternd takes MTU %u to %u", (unsigned int)DP_MTU_MIN,
+			 (unsigned int)DP_MTU_MAX);
+		return -EINVAL;
+	}
+	if (mtu + FRAME_OVERHEAD > room && !p->chains) {
 		snprintf(err, errlen,
-			 "a frame of MTU %u does not fit the %u-byte packet buffers ternd made at start (give a [port] mtu of ternd.conf the largest MTU wanted)",
-			 mtu, room);
+			 "a frame of MTU %u does not fit the %u-byte packet buffers ternd made at start, and its driver (%s) cannot chain them (give a [port] mtu of ternd.conf the largest MTU wanted)",
+			 mtu, room, dp_port_driver(p));
 		return -EMSGSIZE;
 	}
 	/* the MTU it has already: a bond's members take it only once configured */

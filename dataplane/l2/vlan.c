@@ -222,6 +222,7 @@ int dp_vlan_add(const char *name, unsigned int parent, const struct dp_vlan_enca
 	p->socket = pp->socket;
 	p->mac = pp->mac;
 	p->pool = pp->pool;
+	p->chains = pp->chains;
 	p->started = true;
 	tags_write(index, p);
 	dp_port_map.index[p->ifid] = index;

@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: BSD-3-Clause
 # An MTU the port refuses is never recorded: ternd keeps the port's MTU, sets the kernel
 # interface back to it, says so in the log and in show interfaces, and the shell refuses it
-# with the driver's range. A frame from the kernel longer than a packet buffer is a counted
-# drop, never cut to the buffer's size. (ternd takes MTUs up to 9216 on a TAP port, and up to
-# what its packet buffers hold: here 2048 bytes, MTU 2026.)
+# with the driver's range. A frame from the kernel longer than the port's MTU allows is a
+# counted drop, never cut short. (ternd takes MTUs up to 9216 on a TAP port, beyond what its
+# packet buffers hold in chains of them: test_mtu_runtime.)
 . "$(dirname "$0")/lib.sh"
 tern_test_begin mtu-refused
 two_hosts
@@ -23,9 +23,8 @@ check "the log says why and what was done" \
 check "1500-byte frames with DF still cross the router" \
 	grep -q " 0% packet loss" <<<"$(ip netns exec "$H1" ping -c 2 -i 0.2 -W 1 -M do -s 1472 198.18.1.2)"
 
-out=$(tern_cli -c "configure terminal" -c "interface dp1" -c "mtu 9000" 2>&1)
-check "the shell refuses MTU 9000, which the packet buffers cannot hold" \
-	grep -q "% dp1 cannot take MTU 9000: a frame of MTU 9000 does not fit the 2048-byte packet buffers ternd made at start (give a \[port\] mtu of ternd.conf the largest MTU wanted); it keeps MTU 1500" <<<"$out"
+out=$(tern_cli -c "configure terminal" -c "interface dp1" -c "mtu 9300" 2>&1)
+check "the shell refuses MTU 9300 with the range: $out" grep -q "MTU 9300 is out of range: expected 68 to 9216" <<<"$out"
 check "and leaves the kernel interface as it was" [ "$(kernel_mtu dp1)" = 1500 ]
 tern_cli -c "configure terminal" -c "interface dp1" -c "mtu 1400" -c "end" >/dev/null
 check "an MTU the port takes reaches both the port and the kernel" \
@@ -33,8 +32,8 @@ check "an MTU the port takes reaches both the port and the kernel" \
 tern_cli -c "configure terminal" -c "interface dp1" -c "no mtu" -c "end" >/dev/null
 check "no mtu gives back the configuration file's" [ "$(if_counter dp1 mtu)/$(kernel_mtu dp1)" = 1500/1500 ]
 
-# A frame longer than a packet buffer (2048 bytes here): raise the kernel interface's MTU
-# and send 4000 bytes on it before ternd sets it back.
+# A frame longer than the port's MTU allows: raise the kernel interface's MTU and send 4000
+# bytes on it before ternd sets it back.
 ip netns exec "$R" /usr/bin/python3 - <<'PY'
 import fcntl, socket, struct, time
 SIOCSIFMTU = 0x8922
@@ -50,7 +49,7 @@ for _ in range(20):
     time.sleep(0.05)
 PY
 json=$(tern_cli --json -c "show exception")
-check "frames longer than a buffer were counted as dropped" \
+check "frames longer than the port's MTU allows were counted as dropped" \
 	json_true '[p for p in j["ports"] if p["port"] == "dp1"][0]["from_kernel_too_long"] >= 1' <<<"$json"
 wait_for "dp1 is back at MTU 1500 in the kernel" eval '[ "$(kernel_mtu dp1)" = 1500 ]'
 check "and ternd still forwards" ping_ok "$H1" 198.18.1.2
