@@ -32,6 +32,24 @@ struct icmp_kind {
 	uint8_t type, code;
 };
 
+/*
+ * A chained frame (a jumbo frame in buffers shorter than it: the commonest frame an error is
+ * about, being too big) is cut to its first buffer, which the quote must lie in (false when it
+ * does not): the error is built in place there.
+ */
+static inline bool icmp_error_unchain(struct rte_mbuf *m, uint32_t quote)
+{
+	if (m->nb_segs == 1)
+		return true;
+	if (m->data_len < m->l2_len + quote)
+		return false;
+	rte_pktmbuf_free(m->next);
+	m->next = NULL;
+	m->nb_segs = 1;
+	m->pkt_len = m->data_len;
+	return true;
+}
+
 /* Turns m into its error in place, or says why not. */
 typedef rte_edge_t (*icmp_error_fn)(const struct icmp_ctx *ctx, struct dp_icmp_limit *lim,
 				    struct rte_mbuf *m, uint64_t now);

@@ -28,16 +28,8 @@ static rte_edge_t icmp6_error_one(const struct icmp_ctx *ctx, struct dp_icmp_lim
 
 	if (!icmp6_error_allowed(ip, m->data_len - m->l2_len))
 		return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
-	if (m->nb_segs != 1) {
-		/* a jumbo frame in a chain (the commonest Packet Too Big): the quote is in the
-		 * first segment, the others go */
-		if (m->data_len < m->l2_len + quote)
-			return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
-		rte_pktmbuf_free(m->next);
-		m->next = NULL;
-		m->nb_segs = 1;
-		m->pkt_len = m->data_len;
-	}
+	if (!icmp_error_unchain(m, quote))
+		return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
 	if (!dp_port_ip6_get(dp_port_map.index[m->port], src))
 		return ICMP_ERROR_NEXT_DROP_NO_SOURCE;
 	if (!dp_icmp_rate_ok(lim, now))

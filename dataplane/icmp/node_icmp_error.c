@@ -36,16 +36,8 @@ static rte_edge_t icmp_error_one(const struct icmp_ctx *ctx, struct dp_icmp_limi
 	if (!icmp_error_allowed(ip))
 		return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
 	quote = icmp_quote_len(ip);
-	if (m->nb_segs != 1) {
-		/* a jumbo frame in a chain (fragmentation needed, the commonest): the quote is
-		 * in the first segment, the others go */
-		if (m->data_len < m->l2_len + quote)
-			return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
-		rte_pktmbuf_free(m->next);
-		m->next = NULL;
-		m->nb_segs = 1;
-		m->pkt_len = m->data_len;
-	}
+	if (!icmp_error_unchain(m, quote))
+		return ICMP_ERROR_NEXT_DROP_SUPPRESSED;
 	if (src == 0)
 		return ICMP_ERROR_NEXT_DROP_NO_SOURCE;
 	if (!dp_icmp_rate_ok(lim, now))

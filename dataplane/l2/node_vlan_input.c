@@ -45,23 +45,7 @@ static inline uint16_t qinq_find(uint16_t port, uint16_t outer, uint16_t inner)
 	return (uint16_t)(uintptr_t)index;
 }
 
-/* A run of frames of one sub-interface, counted once it ends (no store per frame). */
-struct vlan_run {
-	uint16_t index;
-	uint32_t packets;
-	uint64_t bytes;
-};
-
-static inline void run_flush(struct vlan_run *r, struct dp_vlan_stats *st)
-{
-	st[r->index].rx_packets += r->packets;
-	st[r->index].rx_bytes += r->bytes;
-	r->packets = 0;
-	r->bytes = 0;
-}
-
-static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct vlan_run *r,
-				       struct dp_vlan_stats *st)
+static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_run *r)
 {
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 	uint16_t port = dp_port_map.index[m->port], index, len;
@@ -97,21 +81,16 @@ static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct vlan_run *r,
 		return VLAN_INPUT_NEXT_DROP_UNKNOWN_VLAN;
 	tags_strip(m, d, len);
 	m->port = DP_VLAN_IFID_BASE + index;
-	if (unlikely(index != r->index)) {
-		run_flush(r, st);
-		r->index = index;
-	}
-	r->packets++;
-	r->bytes += m->pkt_len;
+	dp_vlan_run_add(r, index, m->pkt_len);
 	return VLAN_INPUT_NEXT_IP4_FAST;
 }
 
 static uint16_t vlan_input_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				   uint16_t nb)
 {
-	struct dp_vlan_stats *st = dp_vlan_stats[graph->id];	/* graph id = worker index */
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
-	struct vlan_run run = { 0 };
+	/* graph id = worker index */
+	struct dp_vlan_run run = { .st = dp_vlan_stats[graph->id], .tx = false };
 	uint16_t odd = 0, i;
 
 	DP_TRACE_NODE(graph, node, objs, nb);
@@ -119,10 +98,10 @@ static uint16_t vlan_input_process(struct rte_graph *graph, struct rte_node *nod
 	for (i = 0; i < nb; i++) {
 		if (i + 2 < nb)
 			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
-		nexts[i] = vlan_classify(objs[i], &run, st);
+		nexts[i] = vlan_classify(objs[i], &run);
 		odd |= nexts[i] ^ VLAN_INPUT_NEXT_IP4_FAST;
 	}
-	run_flush(&run, st);
+	dp_vlan_run_flush(&run);
 	dp_node_dispatch(graph, node, objs, nexts, nb, VLAN_INPUT_NEXT_IP4_FAST, odd);
 	return nb;
 }

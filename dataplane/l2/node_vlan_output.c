@@ -19,23 +19,7 @@ struct dp_tx_tags *dp_tx_tags;
 /* vlan_output's edge to drop_no_headroom; the ports' port_tx follow (dp_node_port_tx_clone) */
 #define VLAN_OUTPUT_NEXT_DROP 0
 
-/* A run of frames of one sub-interface, counted once it ends (no store per frame). */
-struct vlan_run {
-	uint16_t index;
-	uint32_t packets;
-	uint64_t bytes;
-};
-
-static inline void run_flush(struct vlan_run *r, struct dp_vlan_stats *st)
-{
-	st[r->index].tx_packets += r->packets;
-	st[r->index].tx_bytes += r->bytes;
-	r->packets = 0;
-	r->bytes = 0;
-}
-
-static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct vlan_run *r,
-			     struct dp_vlan_stats *st)
+static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct dp_vlan_run *r)
 {
 	const struct dp_tx_tags *t = &dp_tx_tags[index];
 	uint16_t len = t->len;
@@ -44,12 +28,7 @@ static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct vlan_run
 
 	if (unlikely(b->data_off < len || b->data_len < RTE_ETHER_HDR_LEN || RTE_MBUF_CLONED(b)))
 		return VLAN_OUTPUT_NEXT_DROP;
-	if (unlikely(index != r->index)) {
-		run_flush(r, st);
-		r->index = index;
-	}
-	r->packets++;
-	r->bytes += b->pkt_len;
+	dp_vlan_run_add(r, index, b->pkt_len);
 	b->data_off -= len;
 	b->data_len += len;
 	b->pkt_len += len;
@@ -66,9 +45,9 @@ static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct vlan_run
 static uint16_t vlan_output_process(struct rte_graph *graph, struct rte_node *node, void **objs,
 				    uint16_t nb)
 {
-	struct dp_vlan_stats *st = dp_vlan_stats[graph->id];	/* graph id = worker index */
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
-	struct vlan_run run = { 0 };
+	/* graph id = worker index */
+	struct dp_vlan_run run = { .st = dp_vlan_stats[graph->id], .tx = true };
 	uint16_t odd = 0, i;
 
 	if (unlikely(nb == 0))
@@ -83,10 +62,10 @@ static uint16_t vlan_output_process(struct rte_graph *graph, struct rte_node *no
 
 		if (i + 2 < nb)
 			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
-		nexts[i] = tag(m, *dp_pkt_out(m), &run, st);
+		nexts[i] = tag(m, *dp_pkt_out(m), &run);
 		odd |= nexts[i] ^ nexts[0];
 	}
-	run_flush(&run, st);
+	dp_vlan_run_flush(&run);
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], odd);
 	return nb;
 }

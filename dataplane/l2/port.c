@@ -282,10 +282,10 @@ static void port_stats_raw(const struct dp_port *p, struct dp_port_stats *st)
 		/* what vlan_input gave it and vlan_output handed its port; bytes without the
 		 * tags, as its kernel interface counts them */
 		for (w = 0; w < dp.nb_workers; w++) {
-			st->ipackets += dp_vlan_stats[w][idx].rx_packets;
-			st->ibytes += dp_vlan_stats[w][idx].rx_bytes;
-			st->opackets += dp_vlan_stats[w][idx].tx_packets;
-			st->obytes += dp_vlan_stats[w][idx].tx_bytes;
+			st->ipackets += dp_vlan_stats[w][idx].rx.packets;
+			st->ibytes += dp_vlan_stats[w][idx].rx.bytes;
+			st->opackets += dp_vlan_stats[w][idx].tx.packets;
+			st->obytes += dp_vlan_stats[w][idx].tx.bytes;
 		}
 		return;
 	}

@@ -231,10 +231,10 @@ int dp_vlan_add(const char *name, unsigned int parent, const struct dp_vlan_enca
 	dp_port_map.up[index] = 0;	/* until its kernel interface is up */
 	dp_port_map.tx[index] = DP_TX_VLAN;
 	for (w = 0; w < DP_MAX_WORKERS && dp_vlan_stats[w] != NULL; w++) {
-		dp_vlan_stats[w][index].rx_packets = 0;
-		dp_vlan_stats[w][index].rx_bytes = 0;
-		dp_vlan_stats[w][index].tx_packets = 0;
-		dp_vlan_stats[w][index].tx_bytes = 0;
+		dp_vlan_stats[w][index].rx.packets = 0;
+		dp_vlan_stats[w][index].rx.bytes = 0;
+		dp_vlan_stats[w][index].tx.packets = 0;
+		dp_vlan_stats[w][index].tx.bytes = 0;
 	}
 	dp_punt_port_init(index, parent);
 	if (index == dp.nb_ports)

@@ -11,9 +11,12 @@
 #ifndef TERN_VLAN_H
 #define TERN_VLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include <rte_branch_prediction.h>
 
 #include <rte_ether.h>
 
@@ -42,13 +45,45 @@ extern struct dp_tx_tags *dp_tx_tags;	/* by interface */
 /* Per worker, per sub-interface: frames vlan_input gave it and their bytes, and the frames
  * and bytes vlan_output handed its port (bytes without the tags, as its kernel interface
  * counts them). */
+struct dp_vlan_count {
+	uint64_t packets;
+	uint64_t bytes;
+};
 struct dp_vlan_stats {
-	uint64_t rx_packets;
-	uint64_t rx_bytes;
-	uint64_t tx_packets;
-	uint64_t tx_bytes;
+	struct dp_vlan_count rx, tx;
 };
 extern struct dp_vlan_stats *dp_vlan_stats[DP_MAX_WORKERS];	/* [worker][interface] */
+
+/* A run of frames of one sub-interface in a vector, counted once it ends (no store a frame),
+ * in one direction's counters (vlan_input's rx, vlan_output's tx). */
+struct dp_vlan_run {
+	struct dp_vlan_stats *st;	/* the worker's */
+	bool tx;
+	uint16_t index;
+	uint32_t packets;
+	uint64_t bytes;
+};
+
+static inline void dp_vlan_run_flush(struct dp_vlan_run *r)
+{
+	struct dp_vlan_count *c = r->tx ? &r->st[r->index].tx : &r->st[r->index].rx;
+
+	c->packets += r->packets;
+	c->bytes += r->bytes;
+	r->packets = 0;
+	r->bytes = 0;
+}
+
+/* Counts a frame of bytes bytes of sub-interface index. */
+static inline void dp_vlan_run_add(struct dp_vlan_run *r, uint16_t index, uint32_t bytes)
+{
+	if (unlikely(index != r->index)) {
+		dp_vlan_run_flush(r);
+		r->index = index;
+	}
+	r->packets++;
+	r->bytes += bytes;
+}
 
 /*
  * Moves a frame's two MACs from from to to (4 or 8 bytes apart, so the two overlap): both

@@ -101,7 +101,7 @@ static void test_a_tagged_frame_is_forwarded_as_the_untagged_one(void **state)
 {
 	struct frame plain = tagged(0xc6130005, NULL, 0);
 	struct pipeline_frame a[4], b[4];
-	uint64_t rx = dp_vlan_stats[0][dot1q].rx_packets;
+	uint64_t rx = dp_vlan_stats[0][dot1q].rx.packets;
 
 	(void)state;
 	assert_int_equal(walk(&plain, a), 1);
@@ -110,11 +110,11 @@ static void test_a_tagged_frame_is_forwarded_as_the_untagged_one(void **state)
 	assert_int_equal(a[0].port, b[0].port);
 	assert_int_equal(a[0].len, b[0].len);
 	assert_memory_equal(a[0].data, b[0].data, a[0].len);
-	assert_int_equal(dp_vlan_stats[0][dot1q].rx_packets, rx + 1);
+	assert_int_equal(dp_vlan_stats[0][dot1q].rx.packets, rx + 1);
 	plain = tagged(0xc6130005, QINQ_10_20, sizeof(QINQ_10_20));
 	assert_int_equal(walk(&plain, b), 1);
 	assert_memory_equal(a[0].data, b[0].data, a[0].len);
-	assert_int_equal(dp_vlan_stats[0][qinq].rx_packets, 1);
+	assert_int_equal(dp_vlan_stats[0][qinq].rx.packets, 1);
 	plain = tagged(0xc6130005, PRIO0, sizeof(PRIO0));
 	assert_int_equal(walk(&plain, b), 1);
 	assert_memory_equal(a[0].data, b[0].data, a[0].len);
@@ -125,14 +125,14 @@ static void test_a_route_out_of_a_subinterface_writes_its_tag(void **state)
 	struct frame f = tagged(OUT_VIA_SUBIF, NULL, 0);
 	static const uint8_t tag[] = { 0x81, 0x00, 0x00, 200, 0x08, 0x00 };
 	struct pipeline_frame s[4];
-	uint64_t tx = dp_vlan_stats[0][out_subif].tx_packets, sent = node_objs("port_tx-1");
+	uint64_t tx = dp_vlan_stats[0][out_subif].tx.packets, sent = node_objs("port_tx-1");
 	char own[32];
 
 	(void)state;
 	assert_int_equal(walk(&f, s), 1);
 	/* vlan_output counts it on the sub-interface and hands it to its port's port_tx: the
 	 * graph has no node of the sub-interface's own */
-	assert_int_equal(dp_vlan_stats[0][out_subif].tx_packets, tx + 1);
+	assert_int_equal(dp_vlan_stats[0][out_subif].tx.packets, tx + 1);
 	assert_int_equal(node_objs("port_tx-1"), sent + 1);
 	snprintf(own, sizeof(own), "port_tx-%d", out_subif);
 	assert_int_equal(rte_node_from_name(own), RTE_NODE_ID_INVALID);
@@ -211,7 +211,7 @@ static void test_a_qinq_pair_belongs_to_one_subinterface(void **state)
 	again = subif("dp0.2020", 0, RTE_ETHER_TYPE_QINQ, 10, 20);
 	assert_true(again > 0);
 	assert_int_equal(walk(&f, s), 1);
-	assert_int_equal(dp_vlan_stats[0][again].rx_packets, 1);
+	assert_int_equal(dp_vlan_stats[0][again].rx.packets, 1);
 	qinq = again;
 }
 
