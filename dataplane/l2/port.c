@@ -113,6 +113,16 @@ static int port_configure(struct dp_port *p, char *err, size_t errlen)
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);
 	if (rc < 0)
 		goto fail;
+	/*
+	 * TAP has no ring: when it scatters, it reads each frame with one readv over every
+	 * buffer of the queue's "descriptors". RX_DESC of them made that a copy of 1025 iovecs
+	 * into the kernel a frame, and ternd fell behind a 60 000-frame-a-second punt flood that
+	 * it keeps up with otherwise (test_copp_sessions): it gets as many as the largest frame
+	 * takes.
+	 */
+	if ((conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) &&
+	    strcmp(info.driver_name, "net_tap") == 0)
+		nb_rxd = (DP_MTU_MAX + FRAME_OVERHEAD) / (pool_data_room - RTE_PKTMBUF_HEADROOM) + 2;
 	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &nb_rxd, &nb_txd);
 	if (rc < 0)
 		goto fail;
