@@ -102,7 +102,7 @@ static int map_make(unsigned int parent, bool qinq, char *err, size_t errlen)
 	uint16_t *t;
 
 	if (dp_vlan_map.dot1q[parent] == NULL) {
-		t = calloc(DP_VLAN_VID_MAX + 1, sizeof(*t));
+		t = calloc(DP_VLAN_VIDS, sizeof(*t));	/* a frame's VID is any of its 12 bits */
 		if (t == NULL)
 			goto nomem;
 		__atomic_store_n(&dp_vlan_map.dot1q[parent], t, __ATOMIC_RELEASE);

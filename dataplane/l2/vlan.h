@@ -25,6 +25,7 @@
 #define DP_VLAN_IFID_BASE RTE_MAX_ETHPORTS
 #define DP_VLAN_VID_MIN 1
 #define DP_VLAN_VID_MAX 4094
+#define DP_VLAN_VIDS 4096	/* what a tag's 12 bits can say: 0 and 4095 too */
 
 /* What a sub-interface's frames carry: one 802.1Q tag, or an 802.1ad tag and an 802.1Q one. */
 struct dp_vlan_encap {

@@ -16,7 +16,8 @@ struct dp_vlan_qinq_key {
 
 struct dp_vlan_map {
 	/* a port's 802.1Q sub-interfaces by VID: each one's index, 0 for none (slot 0 is
-	 * always a port); made with the port's first sub-interface, 8 KiB, by the port's
+	 * always a port), DP_VLAN_VIDS of them, a frame's VID any of its 12 bits; made with
+	 * the port's first sub-interface, 8 KiB, by the port's
 	 * index (ports take the first slots, so fewer than RTE_MAX_ETHPORTS) */
 	uint16_t *dot1q[RTE_MAX_ETHPORTS];
 	/* 802.1ad sub-interfaces by dp_vlan_qinq_key, the index as data; made with the first

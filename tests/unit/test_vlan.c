@@ -147,6 +147,8 @@ static void test_a_route_out_of_a_subinterface_writes_its_tag(void **state)
 static void test_tags_of_no_subinterface_and_cut_frames_are_counted_drops(void **state)
 {
 	static const uint8_t vlan300[] = { 0x81, 0x00, 0x01, 0x2c };
+	/* VID 4095, reserved: read at its place in the port's table, which has it (0) */
+	static const uint8_t vlan4095[] = { 0x81, 0x00, 0xef, 0xff };
 	static const uint8_t qinq_10_21[] = { 0x88, 0xa8, 0x00, 10, 0x81, 0x00, 0x00, 21 };
 	static const uint8_t qinq_bad_inner[] = { 0x88, 0xa8, 0x00, 10, 0x88, 0xa8, 0x00, 20 };
 	unsigned int avail = rte_mempool_avail_count(p.pool), cut;
@@ -157,11 +159,13 @@ static void test_tags_of_no_subinterface_and_cut_frames_are_counted_drops(void *
 	(void)state;
 	f = tagged(0xc6130005, vlan300, sizeof(vlan300));
 	assert_int_equal(walk(&f, s), 0);
+	f = tagged(0xc6130005, vlan4095, sizeof(vlan4095));
+	assert_int_equal(walk(&f, s), 0);
 	f = tagged(0xc6130005, qinq_10_21, sizeof(qinq_10_21));
 	assert_int_equal(walk(&f, s), 0);
 	f = tagged(0xc6130005, qinq_bad_inner, sizeof(qinq_bad_inner));
 	assert_int_equal(walk(&f, s), 0);
-	assert_int_equal(node_objs("drop_unknown_vlan"), drops + 3);
+	assert_int_equal(node_objs("drop_unknown_vlan"), drops + 4);
 	/* cut anywhere inside its tags or right after them: dropped, never read past its end */
 	for (cut = 13; cut <= 12 + sizeof(QINQ_10_20) + 2; cut++) {
 		f = tagged(0xc6130005, cut % 2 ? VLAN100 : QINQ_10_20,
