@@ -156,6 +156,10 @@ unsigned int kni_drain_round(void)
 	return total;
 }
 
+/* What a frame from a TAP holds past the buffers given to it lands here, and tells it was too
+ * long (the service thread's alone). */
+static uint8_t overflow[UINT16_MAX + 1];
+
 /*
  * One frame from a TAP into a chain of buffers: where the port's MTU makes a frame longer than
  * one buffer (a port that chains: dp_port.chains). Returns its length, 0 when the TAP has
@@ -163,7 +167,6 @@ unsigned int kni_drain_round(void)
  */
 static ssize_t read_chain(int fd, struct rte_mempool *pool, size_t max, struct rte_mbuf **out)
 {
-	static uint8_t overflow[UINT16_MAX + 1];
 	struct rte_mbuf *seg[KNI_SEGS_MAX], *last;
 	struct iovec iov[KNI_SEGS_MAX + 1];
 	unsigned int n, i;
@@ -209,17 +212,6 @@ static ssize_t read_chain(int fd, struct rte_mempool *pool, size_t max, struct r
 	return r;
 }
 
-/*
- * Reads what the kernel sent through a port's TAP into the ring to the first
- * worker, no more than the ring has room for (this thread is its only
- * producer, so the room cannot shrink before the enqueue). With the ring full
- * the frames wait in the TAP's queue in the kernel, which pushes back on
- * their senders or drops and counts them there. A frame longer than the
- * port's MTU allows (the kernel interface's MTU is never set above the port's,
- * but offloads or a race can still give one) or than one packet buffer on a
- * port that does not chain them is counted and dropped. *blocked says the ring
- * was full with the TAP still readable.
- */
 /* Whether frame b of port's TAP goes on: not while the port's link is down. */
 static bool frame_take(struct kni_port *k, unsigned int port, struct rte_mbuf *b, uint16_t ifid)
 {
@@ -232,13 +224,24 @@ static bool frame_take(struct kni_port *k, unsigned int port, struct rte_mbuf *b
 	return true;
 }
 
+/*
+ * Reads what the kernel sent through a port's TAP into the ring to the first
+ * worker, no more than the ring has room for (this thread is its only
+ * producer, so the room cannot shrink before the enqueue). With the ring full
+ * the frames wait in the TAP's queue in the kernel, which pushes back on
+ * their senders or drops and counts them there. A frame longer than the
+ * buffer it is read into is counted and dropped (the kernel interface's MTU
+ * is never set above the port's, but offloads or a race can still give one):
+ * one buffer, or, where the port's MTU is above one buffer on a port that
+ * chains them, a chain for the longest frame its MTU allows. *blocked says
+ * the ring was full with the TAP still readable.
+ */
+
 static unsigned int from_kernel(unsigned int port, bool *blocked)
 {
 	struct kni_port *k = &kports[port];
 	struct dp_port *p = &dp.ports[port];
 	struct rte_mbuf *m[KNI_BURST];
-	/* what a frame holds past its buffer lands here, and tells it was too long */
-	static uint8_t overflow[UINT16_MAX + 1];
 	struct iovec iov[2] = { [1] = { .iov_base = overflow, .iov_len = sizeof(overflow) } };
 	unsigned int n = 0, want, tries;
 	int fd = __atomic_load_n(&k->fd, __ATOMIC_ACQUIRE);

@@ -32,7 +32,7 @@ static uint16_t ip_rewrite_process(struct rte_graph *graph, struct rte_node *nod
 }
 
 /* Edge DP_TX_VLAN is vlan_output; the others are added at start, one per port
- * (dp_node_port_tx_clone). */
+ * (dp_node_port_tx_clones). */
 static struct rte_node_register ip_rewrite_node = {
 	.name = "ip_rewrite",
 	.process = ip_rewrite_process,

@@ -34,17 +34,6 @@ static inline void tags_strip(struct rte_mbuf *m, uint8_t *d, uint16_t len)
 	rte_pktmbuf_adj(m, len);
 }
 
-static inline uint16_t qinq_find(uint16_t port, uint16_t outer, uint16_t inner)
-{
-	struct rte_hash *h = __atomic_load_n(&dp_vlan_map.qinq, __ATOMIC_ACQUIRE);
-	struct dp_vlan_qinq_key k = { port, outer, inner, 0 };
-	void *index;
-
-	if (h == NULL || rte_hash_lookup_data(h, &k, &index) < 0)
-		return 0;
-	return (uint16_t)(uintptr_t)index;
-}
-
 static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_run *r)
 {
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
@@ -73,7 +62,7 @@ static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_run *r
 			return VLAN_INPUT_NEXT_DROP_UNKNOWN_VLAN;
 		memcpy(&inner, d + 16, sizeof(inner));
 		index = inner == RTE_BE16(RTE_ETHER_TYPE_VLAN) ?
-			qinq_find(port, tag_vid(d + 14), tag_vid(d + 18)) : 0;
+			dp_vlan_qinq_find(port, tag_vid(d + 14), tag_vid(d + 18)) : 0;
 	} else {
 		return VLAN_INPUT_NEXT_IP4_FAST;
 	}

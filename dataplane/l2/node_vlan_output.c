@@ -16,7 +16,7 @@
 
 struct dp_tx_tags *dp_tx_tags;
 
-/* vlan_output's edge to drop_no_headroom; the ports' port_tx follow (dp_node_port_tx_clone) */
+/* vlan_output's edge to drop_no_headroom; the ports' port_tx follow (dp_node_port_tx_clones) */
 #define VLAN_OUTPUT_NEXT_DROP 0
 
 static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct dp_vlan_run *r)

@@ -22,11 +22,9 @@ struct dataplane dp;
 static uint16_t pool_data_room;
 static unsigned int mbufs_per_socket = 32768, mbuf_cache = 256;
 
-#define FRAME_OVERHEAD DP_FRAME_OVERHEAD
-
 int dp_pools_create(unsigned int mbufs, unsigned int cache, uint16_t max_mtu)
 {
-	unsigned int room = RTE_PKTMBUF_HEADROOM + FRAME_OVERHEAD + max_mtu;
+	unsigned int room = RTE_PKTMBUF_HEADROOM + DP_FRAME_OVERHEAD + max_mtu;
 
 	pool_data_room = room < RTE_MBUF_DEFAULT_BUF_SIZE ? RTE_MBUF_DEFAULT_BUF_SIZE : room;
 	mbufs_per_socket = mbufs;
@@ -122,7 +120,7 @@ static int port_configure(struct dp_port *p, char *err, size_t errlen)
 	 */
 	if ((conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) &&
 	    strcmp(info.driver_name, "net_tap") == 0)
-		nb_rxd = (DP_MTU_MAX + FRAME_OVERHEAD) / (pool_data_room - RTE_PKTMBUF_HEADROOM) + 2;
+		nb_rxd = (DP_MTU_MAX + DP_FRAME_OVERHEAD) / (pool_data_room - RTE_PKTMBUF_HEADROOM) + 2;
 	rc = rte_eth_dev_adjust_nb_rx_tx_desc(p->port_id, &nb_rxd, &nb_txd);
 	if (rc < 0)
 		goto fail;
@@ -401,7 +399,7 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 				 (unsigned int)DP_MTU_MIN, parent->name, parent->mtu);
 			return -EINVAL;
 		}
-		if (mtu + FRAME_OVERHEAD + tags > room && !parent->chains) {
+		if (mtu + DP_FRAME_OVERHEAD + tags > room && !parent->chains) {
 			snprintf(err, errlen, "a frame of MTU %u with two VLAN tags does not fit the %u-byte packet buffers ternd made at start",
 				 mtu, room);
 			return -EMSGSIZE;
@@ -418,7 +416,7 @@ int dp_port_set_mtu(struct dp_port *p, uint32_t mtu, char *err, size_t errlen)
 			 (unsigned int)DP_MTU_MAX);
 		return -EINVAL;
 	}
-	if (mtu + FRAME_OVERHEAD > room && !p->chains) {
+	if (mtu + DP_FRAME_OVERHEAD > room && !p->chains) {
 		snprintf(err, errlen,
 			 "a frame of MTU %u does not fit the %u-byte packet buffers ternd made at start, and its driver (%s) cannot chain them (give a [port] mtu of ternd.conf the largest MTU wanted)",
 			 mtu, room, dp_port_driver(p));

@@ -31,14 +31,9 @@ static bool same_encap(const struct dp_port *p, const struct dp_vlan_encap *e)
 /* The sub-interface of port parent with tags e in the VLAN map, or 0. */
 static unsigned int map_find(unsigned int parent, const struct dp_vlan_encap *e)
 {
-	struct dp_vlan_qinq_key k = { parent, e->outer_vid, e->inner_vid, 0 };
-	void *index;
-
 	if (e->inner_vid == 0)
 		return dp_vlan_map.dot1q[parent] ? dp_vlan_map.dot1q[parent][e->outer_vid] : 0;
-	if (dp_vlan_map.qinq == NULL || rte_hash_lookup_data(dp_vlan_map.qinq, &k, &index) < 0)
-		return 0;
-	return (uintptr_t)index;
+	return dp_vlan_qinq_find(parent, e->outer_vid, e->inner_vid);
 }
 
 /* Whether encap e suits a sub-interface of port parent (skip: the one being changed). */
@@ -93,9 +88,8 @@ static void tags_write(unsigned int index, const struct dp_port *p)
 /* The VLAN map's tables for a sub-interface of port parent, made the first time. */
 static int map_make(unsigned int parent, bool qinq, char *err, size_t errlen)
 {
-	char name[RTE_HASH_NAMESIZE];
 	struct rte_hash_parameters prm = {
-		.name = name, .entries = RTE_MAX(dp.max_ports, 8u),
+		.name = "tern_qinq", .entries = RTE_MAX(dp.max_ports, 8u),
 		.key_len = sizeof(struct dp_vlan_qinq_key), .socket_id = SOCKET_ID_ANY,
 		.extra_flag = RTE_HASH_EXTRA_FLAGS_RW_CONCURRENCY_LF,
 	};
@@ -110,7 +104,6 @@ static int map_make(unsigned int parent, bool qinq, char *err, size_t errlen)
 	if (qinq && dp_vlan_map.qinq == NULL) {
 		struct rte_hash *h;
 
-		snprintf(name, sizeof(name), "tern_qinq");
 		h = rte_hash_create(&prm);
 		if (h == NULL)
 			goto nomem;

@@ -26,4 +26,17 @@ struct dp_vlan_map {
 };
 extern struct dp_vlan_map dp_vlan_map;
 
+/* The QinQ sub-interface of port parent tagged outer.inner, or 0 (workers and the control
+ * thread alike). */
+static inline uint16_t dp_vlan_qinq_find(uint16_t parent, uint16_t outer, uint16_t inner)
+{
+	struct rte_hash *h = __atomic_load_n(&dp_vlan_map.qinq, __ATOMIC_ACQUIRE);
+	struct dp_vlan_qinq_key k = { parent, outer, inner, 0 };
+	void *index;
+
+	if (h == NULL || rte_hash_lookup_data(h, &k, &index) < 0)
+		return 0;
+	return (uint16_t)(uintptr_t)index;
+}
+
 #endif
