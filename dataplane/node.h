@@ -22,7 +22,8 @@
  * its first transmit edge: DP_TX_VLAN, vlan_output, for a sub-interface (dp_tx_edge notes i
  * in the frame; vlan_output writes its tags and hands it to its parent's port_tx), and
  * k >= 1 for the k-th port_tx: a port takes its edge when it is made (dp_tx_edge_take),
- * before any nexthop, which holds its port's edge (dp_nh_set).
+ * before any nexthop, which holds its port's edge (dp_nh_set). ip4_fast and ip6_fast write
+ * a sub-interface's tags themselves and take its parent's edge (l2/fast_l2.h).
  */
 #define DP_TX_VLAN 0
 #define DP_IP4_FAST_TX_EDGE 4	/* ip4_fast's first transmit edge */
@@ -37,7 +38,8 @@ static inline const struct dp_nexthop **dp_pkt_nh(struct rte_mbuf *m)
 }
 
 /*
- * A frame's egress sub-interface, set by the node that sends it to vlan_output: in the
+ * A frame's egress sub-interface, set by the node that sends it to vlan_output (ip4_fast and
+ * ip6_fast set it for every frame they send, port or sub-interface): in the
  * mbuf's field for the application's own tags (hash.usr; nothing of tern's reads the RSS
  * hash it shares), on the cache line every node reads, where a dynamic field would make
  * the fast path write the mbuf's second line.
@@ -89,12 +91,6 @@ static inline rte_edge_t dp_nh_tx_edge(struct rte_mbuf *m, const struct dp_nexth
 	if (nh->tx == DP_TX_VLAN)
 		*dp_pkt_out(m) = nh->port;
 	return nh->tx;
-}
-
-/* The egress interface of a frame that takes transmit edge k. */
-static inline uint16_t dp_tx_egress(struct rte_mbuf *m, rte_edge_t k)
-{
-	return k == DP_TX_VLAN ? *dp_pkt_out(m) : dp_tx_port[k];
 }
 
 /* Whether a packet may leave by port: administratively up, and its link up. */

@@ -55,6 +55,10 @@ mutant exception-routing-whole kni/exception.c 'c == DP_PUNT_CLASS_routing ? DP_
 mutant exception-class-order kni/exception.c 'for (c = 0; c < DP_PUNT_CLASS_MAX; c++)' \
 	'for (c = DP_PUNT_CLASS_MAX; c-- > 0;)' test_exception_drain
 mutant iface-limit dataplane/l2/vlan.c 'if (index == dp.max_ports) {' 'if (0) {' test_vlan
+mutant vlan-output-headroom dataplane/l2/node_vlan_output.c 'if (unlikely(b->data_off < len || ' \
+	'if (unlikely(' test_vlan
+mutant fast-l2-headroom dataplane/l2/fast_l2.h '|| m->data_off >= dp_tx_tags[nh->port].len;' \
+	'|| true;' test_vlan
 # The reclaim's settle (of each FIB) and the aside token each cover what the other does when a
 # commit switched the FIB's copies: taken out together, a reader of released ids is caught.
 pairs=('rib-reclaim-settle+rib-aside-token test_rib_readers'

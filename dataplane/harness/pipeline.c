@@ -78,6 +78,8 @@ static void inject_fill(struct rte_mbuf *m, unsigned int i)
 	uint16_t first = sh->first_seg && sh->first_seg < inj.len[i] ? sh->first_seg : inj.len[i];
 	struct rte_mbuf *tail;
 
+	if (sh->no_headroom)
+		m->data_off = 0;
 	rte_memcpy(rte_pktmbuf_mtod(m, void *), inj.frame[i], first);
 	m->data_len = m->pkt_len = first;
 	m->ol_flags = sh->ol_flags;

@@ -58,9 +58,11 @@ double pipeline_load_routes(const uint32_t *prefixes, const uint8_t *lens, unsig
 /* Frames the injector will produce next walk: a copy of each of n frames. */
 void pipeline_inject(const uint8_t *const *frames, const uint16_t *lens, unsigned int n);
 /* How a driver hands a frame over: split after first_seg bytes into two chained segments
- * (0: one segment), with these receive offload flags (RTE_MBUF_F_RX_*). */
+ * (0: one segment), with these receive offload flags (RTE_MBUF_F_RX_*), at its buffer's very
+ * start when no_headroom (a driver may leave no room before it). */
 struct pipeline_shape {
 	uint16_t first_seg;
+	bool no_headroom;
 	uint64_t ol_flags;
 };
 /* The same, each frame shaped (shapes NULL: one segment, no flags). */

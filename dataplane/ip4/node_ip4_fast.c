@@ -17,6 +17,7 @@
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/rpf.h"
 #include "dataplane/ip4/ip4.h"
+#include "dataplane/l2/fast_l2.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 
@@ -77,10 +78,27 @@ static inline struct rte_ipv4_hdr *fast_candidate(struct rte_mbuf *m, uint32_t *
 	return ip;
 }
 
-/* Forwards m (its header ip, total length tl) by nh the way ip4_input, ip4_forward and
- * ip_rewrite would: its transmit edge, or IP4_FAST_NEXT_SLOW, untouched, when it cannot. */
+/* fast_forward's frames out of a sub-interface (frame i of the vector), out of its way. */
+static __rte_noinline rte_edge_t fast_forward_tagged(struct rte_mbuf *m, struct rte_ipv4_hdr *ip,
+						     uint32_t tl, const struct dp_nexthop *nh,
+						     struct dp_fast_l2_tagged *tagged, uint16_t i)
+{
+	if (unlikely(!dp_fast_l2_fits(m, nh)))
+		return IP4_FAST_NEXT_SLOW;
+	dp_fast_l2_mark(tagged, m, i, nh->port);
+	tl += sizeof(struct rte_ether_hdr);
+	if (unlikely(m->pkt_len > tl))
+		rte_pktmbuf_trim(m, m->pkt_len - tl);
+	ip4_ttl_decrement(ip);
+	return IP4_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh);
+}
+
+/* Forwards m (its header ip, total length tl) by nh the way ip4_input, ip4_forward,
+ * ip_rewrite and vlan_output would: its transmit edge, or IP4_FAST_NEXT_SLOW, untouched, when
+ * it cannot; marks it, frame i of the vector, in tagged when it leaves a sub-interface. */
 static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *ip, uint32_t tl,
-				      const struct dp_nexthop *nh)
+				      const struct dp_nexthop *nh, struct dp_fast_l2_tagged *tagged,
+				      uint16_t i)
 {
 	if (unlikely(nh->kind != DP_NH_FORWARD)) {
 		if (nh->kind != DP_NH_GROUP)
@@ -91,6 +109,8 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
 	}
 	if (unlikely(!dp_port_egress_ok(nh->port) || tl > nh->mtu))
 		return IP4_FAST_NEXT_SLOW;
+	if (unlikely(nh->tx == DP_TX_VLAN))
+		return fast_forward_tagged(m, ip, tl, nh, tagged, i);
 	/* Ethernet pads short frames: keep only what the IP header claims. */
 	tl += sizeof(struct rte_ether_hdr);
 	if (unlikely(m->pkt_len > tl))
@@ -98,7 +118,7 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv4_hdr *i
 	ip4_ttl_decrement(ip);
 	/* the two MACs; the frame's EtherType is already IPv4 */
 	memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
-	return IP4_FAST_NEXT_PORT + dp_nh_tx_edge(m, nh);
+	return IP4_FAST_NEXT_PORT + nh->tx;
 }
 
 /* Whether the frame holds IPv6 (ip6_fast takes it, or passes it on to eth_input). */
@@ -132,7 +152,8 @@ static inline uint32_t frame_dst(const struct rte_mbuf *m)
 static __rte_always_inline void
 fast_frames(void **objs, uint16_t from, uint16_t to, unsigned int copy,
 	    const uint32_t *const *entries, bool checked, struct rte_ipv4_hdr *const *hdr,
-	    const uint32_t *tl, rte_edge_t *nexts, rte_edge_t *any, rte_edge_t *all)
+	    const uint32_t *tl, rte_edge_t *nexts, rte_edge_t *any, rte_edge_t *all,
+	    struct dp_fast_l2_tagged *tagged)
 {
 	uint16_t i;
 
@@ -153,7 +174,8 @@ fast_frames(void **objs, uint16_t from, uint16_t to, unsigned int copy,
 		if (likely(ip != NULL))
 			next = fast_forward(m, ip, len,
 					    dp_nh_get(dp_fib_entry_nh(copy, *entries[i],
-								      rte_be_to_cpu_32(ip->dst_addr))));
+								      rte_be_to_cpu_32(ip->dst_addr))),
+					    tagged, i);
 		else if (frame_is_ip6(m))
 			next = IP4_FAST_NEXT_IP6;
 		nexts[i] = next;
@@ -171,7 +193,8 @@ fast_frames(void **objs, uint16_t from, uint16_t to, unsigned int copy,
  * to any (the vector is no longer all alike), or 0.
  */
 static __rte_noinline rte_edge_t filter(struct rte_graph *graph, void **objs, uint16_t nb,
-					rte_edge_t *nexts, uint8_t dir)
+					rte_edge_t *nexts, uint8_t dir,
+					const struct dp_fast_l2_tagged *tagged)
 {
 	struct dp_acl_pick pick;
 	uint16_t i;
@@ -181,7 +204,7 @@ static __rte_noinline rte_edge_t filter(struct rte_graph *graph, void **objs, ui
 		if (nexts[i] >= IP4_FAST_NEXT_PORT)
 			dp_acl_pick(&pick, DP_ACL_IPV4, dir, i, dir == DP_ACL_IN ?
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port] :
-				    dp_tx_egress(objs[i], nexts[i] - IP4_FAST_NEXT_PORT));
+				    dp_fast_l2_egress(tagged, objs, i, nexts[i] - IP4_FAST_NEXT_PORT));
 	return dp_acl_pick_filter(graph, &pick, DP_ACL_IPV4, dir, objs, false, nexts,
 				  IP4_FAST_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
@@ -236,6 +259,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	uint32_t tl[IP4_FAST_HEAD_START];
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t any = 0, all = UINT16_MAX;
+	struct dp_fast_l2_tagged tagged = { .any = false };
 	const uint32_t *tbl24;
 	unsigned int copy;
 	uint16_t i, head, at, end;
@@ -281,15 +305,20 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		head = RTE_MIN(end, at + IP4_FAST_HEAD_START);
 		for (i = at; i < head; i++)
 			hdr[i - at] = fast_candidate(objs[i], &tl[i - at]);
-		fast_frames(objs, at, head, copy, entries, true, hdr, tl, nexts, &any, &all);
-		fast_frames(objs, head, end, copy, entries, false, NULL, NULL, nexts, &any, &all);
+		fast_frames(objs, at, head, copy, entries, true, hdr, tl, nexts, &any, &all,
+			    &tagged);
+		fast_frames(objs, head, end, copy, entries, false, NULL, NULL, nexts, &any, &all,
+			    &tagged);
 	}
 	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN)))
-		any |= filter(graph, objs, nb, nexts, DP_ACL_IN);
+		any |= filter(graph, objs, nb, nexts, DP_ACL_IN, &tagged);
 	if (unlikely(dp_rpf_any(DP_RPF_IPV4)))
 		any |= rpf_check(objs, nb, nexts);
 	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT)))
-		any |= filter(graph, objs, nb, nexts, DP_ACL_OUT);
+		any |= filter(graph, objs, nb, nexts, DP_ACL_OUT, &tagged);
+	if (unlikely(tagged.any))	/* graph id = worker index */
+		dp_fast_l2_count(dp_vlan_stats[graph->id], &tagged, objs, nexts, nb,
+				 IP4_FAST_NEXT_PORT);
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], any ^ all);
 	return nb;
 }

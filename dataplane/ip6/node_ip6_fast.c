@@ -18,6 +18,7 @@
 #include "dataplane/fib/fib6.h"
 #include "dataplane/fib/rpf.h"
 #include "dataplane/ip6/ip6.h"
+#include "dataplane/l2/fast_l2.h"
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 
@@ -62,10 +63,27 @@ static inline struct rte_ipv6_hdr *fast_candidate(struct rte_mbuf *m)
 	return ip;
 }
 
-/* Forwards m (its header ip) by nh as ip6_forward and ip_rewrite would: its transmit edge,
- * or IP6_FAST_NEXT_SLOW, untouched, when it cannot. */
+/* fast_forward's frames out of a sub-interface (frame i of the vector), out of its way. */
+static __rte_noinline rte_edge_t fast_forward_tagged(struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
+						     uint32_t len, const struct dp_nexthop *nh,
+						     struct dp_fast_l2_tagged *tagged, uint16_t i)
+{
+	if (unlikely(!dp_fast_l2_fits(m, nh)))
+		return IP6_FAST_NEXT_SLOW;
+	dp_fast_l2_mark(tagged, m, i, nh->port);
+	len += sizeof(struct rte_ether_hdr);
+	if (unlikely(m->pkt_len > len))
+		rte_pktmbuf_trim(m, m->pkt_len - len);
+	ip->hop_limits--;
+	return IP6_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh);
+}
+
+/* Forwards m (its header ip) by nh as ip6_forward, ip_rewrite and vlan_output would: its
+ * transmit edge, or IP6_FAST_NEXT_SLOW, untouched, when it cannot; marks it, frame i of the
+ * vector, in tagged when it leaves a sub-interface. */
 static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv6_hdr *ip,
-				      const struct dp_nexthop *nh)
+				      const struct dp_nexthop *nh, struct dp_fast_l2_tagged *tagged,
+				      uint16_t i)
 {
 	uint32_t len = sizeof(*ip) + rte_be_to_cpu_16(ip->payload_len);
 
@@ -78,6 +96,8 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv6_hdr *i
 	}
 	if (unlikely(!dp_port_egress_ok(nh->port) || len > nh->mtu))
 		return IP6_FAST_NEXT_SLOW;
+	if (unlikely(nh->tx == DP_TX_VLAN))
+		return fast_forward_tagged(m, ip, len, nh, tagged, i);
 	/* Ethernet pads short frames: keep only what the IPv6 header claims. */
 	len += sizeof(struct rte_ether_hdr);
 	if (unlikely(m->pkt_len > len))
@@ -85,14 +105,14 @@ static inline rte_edge_t fast_forward(struct rte_mbuf *m, struct rte_ipv6_hdr *i
 	ip->hop_limits--;
 	/* the two MACs; the frame's EtherType is already IPv6 */
 	memcpy((uint8_t *)ip - sizeof(struct rte_ether_hdr), &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
-	return IP6_FAST_NEXT_PORT + dp_nh_tx_edge(m, nh);
+	return IP6_FAST_NEXT_PORT + nh->tx;
 }
 
 /* The checks of the frames forwarded here, as ip4_fast's and in the same order: the ingress
  * interface's access list, unicast RPF (the fast path takes no link-local source), the egress
  * interface's list. The others' are the long path's (ip6_input, ip6_lookup, ip6_forward). */
 static __rte_noinline void filter(struct rte_graph *graph, void **objs, uint16_t nb,
-				  rte_edge_t *nexts, uint8_t dir)
+				  rte_edge_t *nexts, uint8_t dir, const struct dp_fast_l2_tagged *tagged)
 {
 	struct dp_acl_pick pick;
 	uint16_t i;
@@ -102,7 +122,7 @@ static __rte_noinline void filter(struct rte_graph *graph, void **objs, uint16_t
 		if (nexts[i] >= IP6_FAST_NEXT_PORT)
 			dp_acl_pick(&pick, DP_ACL_IPV6, dir, i, dir == DP_ACL_IN ?
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port] :
-				    dp_tx_egress(objs[i], nexts[i] - IP6_FAST_NEXT_PORT));
+				    dp_fast_l2_egress(tagged, objs, i, nexts[i] - IP6_FAST_NEXT_PORT));
 	dp_acl_pick_filter(graph, &pick, DP_ACL_IPV6, dir, objs, false, nexts,
 			   IP6_FAST_NEXT_DROP_ACL);
 }
@@ -141,6 +161,7 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 	uint16_t at[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t any = 0, all = UINT16_MAX;
+	struct dp_fast_l2_tagged tagged = { .any = false };
 	uint16_t i, n = 0;
 
 	if (unlikely(nb == 0))
@@ -163,14 +184,17 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 	for (i = 0; i < n; i++) {
 		uint16_t k = at[i];
 
-		nexts[k] = fast_forward(objs[k], hdr[k], dp_nh_get(nh[i]));
+		nexts[k] = fast_forward(objs[k], hdr[k], dp_nh_get(nh[i]), &tagged, k);
 	}
 	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_IN)))
-		filter(graph, objs, nb, nexts, DP_ACL_IN);
+		filter(graph, objs, nb, nexts, DP_ACL_IN, &tagged);
 	if (unlikely(dp_rpf_any(DP_RPF_IPV6)))
 		rpf_check(hdr, objs, nb, nexts);
 	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT)))
-		filter(graph, objs, nb, nexts, DP_ACL_OUT);
+		filter(graph, objs, nb, nexts, DP_ACL_OUT, &tagged);
+	if (unlikely(tagged.any))	/* graph id = worker index */
+		dp_fast_l2_count(dp_vlan_stats[graph->id], &tagged, objs, nexts, nb,
+				 IP6_FAST_NEXT_PORT);
 	for (i = 0; i < nb; i++) {
 		any |= nexts[i];
 		all &= nexts[i];

@@ -6,7 +6,10 @@
  * the port's own; a tag of no sub-interface, or a frame cut inside its tags,
  * is drop_unknown_vlan or another counted drop, and every buffer comes back;
  * a route out of a sub-interface leaves with its tag after the MACs, by its
- * port's port_tx, counted on the sub-interface.
+ * port's port_tx, counted on the sub-interface, the same from the fast path
+ * (which tags it itself) as from the long one (vlan_output), IPv4 and IPv6,
+ * 802.1Q and QinQ; the sub-interface's egress access list applies to it there;
+ * a frame with no room for its tags is a counted drop.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,17 +26,21 @@
 #include <rte_ip.h>
 #include <rte_ring.h>
 
+#include "dataplane/acl/acl.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/fib/fib6.h"
 #include "dataplane/harness/pipeline.h"
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
 #include "dataplane/l2/vlan.h"
+#include "dataplane/trace.h"
 
 #define OUT_VIA_SUBIF 0xc6131205u	/* 198.19.18.5: out of dp1.200 */
+#define OUT_VIA_QINQ 0xc6131305u	/* 198.19.19.5: out of dp1.3040 */
 
 static struct pipeline p;
-static int dot1q, qinq, out_subif;
+static int dot1q, qinq, out_subif, out_qinq;
 
 struct frame {
 	uint8_t b[128];
@@ -64,6 +71,26 @@ static struct frame tagged(uint32_t dst, const uint8_t *tags, unsigned int len)
 	return f;
 }
 
+/* The same datagram in IPv6, 2001:2::2 -> 2001:2:0:XX::5. */
+static struct frame tagged6(uint8_t xx)
+{
+	struct frame f = { .len = 14 + 40 + 8 + 18 };
+	struct rte_ether_addr own = dp_port0_mac();
+	uint8_t *ip = f.b + 14;
+
+	memcpy(f.b, &own, 6);
+	rte_ether_unformat_addr("02:00:00:00:b0:00", (struct rte_ether_addr *)(f.b + 6));
+	f.b[12] = 0x86;
+	f.b[13] = 0xdd;
+	ip[0] = 0x60;
+	ip[5] = 8 + 18;		/* payload length */
+	ip[6] = IPPROTO_UDP;
+	ip[7] = 64;
+	ip[8] = 0x20, ip[9] = 0x01, ip[11] = 0x02, ip[23] = 0x02;
+	ip[24] = 0x20, ip[25] = 0x01, ip[27] = 0x02, ip[29] = xx, ip[39] = 0x05;
+	return f;
+}
+
 static const uint8_t VLAN100[] = { 0x81, 0x00, 0x00, 100 };
 static const uint8_t PRIO0[] = { 0x81, 0x00, 0xe0, 0x00 };	/* priority 7, VID 0 */
 static const uint8_t QINQ_10_20[] = { 0x88, 0xa8, 0x00, 10, 0x81, 0x00, 0x00, 20 };
@@ -80,21 +107,32 @@ static uint64_t node_objs(const char *name)
 	return 0;
 }
 
-/* One walk with f alone: the frames sent (at most 4), punted ones freed. */
-static unsigned int walk(const struct frame *f, struct pipeline_frame *sent)
+/* One walk with f alone, shaped so, down the long path when armed (the trace sends it
+ * there): the frames sent (at most 4), punted ones freed. */
+static unsigned int walk_as(const struct frame *f, const struct pipeline_shape *shape, bool armed,
+			    struct pipeline_frame *sent)
 {
 	const uint8_t *frames[1] = { f->b };
 	uint16_t lens[1] = { f->len };
 	unsigned int nb = 0;
 	void *m;
 
+	if (armed)
+		assert_int_equal(dp_trace_arm(DP_TRACE_ANY_PORT, 1), 0);
 	pipeline_capture(sent, 4, &nb);
-	pipeline_inject(frames, lens, 1);
+	pipeline_inject_shaped(frames, lens, shape, 1);
 	pipeline_walk(&p);
 	pipeline_capture(NULL, 0, NULL);
+	if (armed)
+		dp_trace_disarm();
 	while (dp_punt_dequeue(0, &m) == 0)
 		rte_pktmbuf_free(m);
 	return nb;
+}
+
+static unsigned int walk(const struct frame *f, struct pipeline_frame *sent)
+{
+	return walk_as(f, NULL, false, sent);
 }
 
 static void test_a_tagged_frame_is_forwarded_as_the_untagged_one(void **state)
@@ -142,6 +180,93 @@ static void test_a_route_out_of_a_subinterface_writes_its_tag(void **state)
 	/* its source MAC is dp1's, and the IPv4 header follows the tag, TTL one less */
 	assert_memory_equal(s[0].data + 6, &dp.ports[1].mac, 6);
 	assert_int_equal(s[0].data[18 + 8], 63);
+}
+
+/* f leaves by port 1 with tags (n bytes of them) after the MACs, counted on sub-interface
+ * out: the fast path's frame and the long path's are the same. */
+static void leaves_tagged(const char *what, const struct frame *f, int out, const uint8_t *tags,
+			  unsigned int n)
+{
+	struct pipeline_frame fast[4], slow[4];
+	uint64_t tx = dp_vlan_stats[0][out].tx.packets;
+	uint64_t bytes = dp_vlan_stats[0][out].tx.bytes;
+	uint64_t fast_objs = node_objs("ip4_fast") + node_objs("ip6_fast");
+	uint64_t tagger = node_objs("vlan_output");
+
+	if (walk_as(f, NULL, false, fast) != 1 || walk_as(f, NULL, true, slow) != 1)
+		fail_msg("%s: not forwarded", what);
+	assert_int_equal(fast[0].port, 1);
+	assert_int_equal(fast[0].len, f->len + n);
+	assert_memory_equal(fast[0].data + 12, tags, n);
+	assert_memory_equal(fast[0].data + 6, &dp.ports[1].mac, 6);
+	assert_memory_equal(fast[0].data + 12 + n, f->b + 12, 2);	/* its EtherType */
+	if (slow[0].len != fast[0].len || memcmp(slow[0].data, fast[0].data, fast[0].len) != 0)
+		fail_msg("%s: the long path's frame differs from the fast path's", what);
+	/* the fast path tagged the first itself; vlan_output only the second */
+	assert_int_equal(node_objs("vlan_output"), tagger + 1);
+	assert_true(node_objs("ip4_fast") + node_objs("ip6_fast") > fast_objs);
+	/* both counted, without their tags */
+	assert_int_equal(dp_vlan_stats[0][out].tx.packets, tx + 2);
+	assert_int_equal(dp_vlan_stats[0][out].tx.bytes, bytes + 2 * f->len);
+}
+
+static void test_both_paths_tag_alike_in_both_families(void **state)
+{
+	static const uint8_t q200[] = { 0x81, 0x00, 0x00, 200 };
+	static const uint8_t ad30_q40[] = { 0x88, 0xa8, 0x00, 30, 0x81, 0x00, 0x00, 40 };
+	struct frame f;
+
+	(void)state;
+	f = tagged(OUT_VIA_SUBIF, NULL, 0);
+	leaves_tagged("IPv4 out of dp1.200", &f, out_subif, q200, sizeof(q200));
+	f = tagged(OUT_VIA_QINQ, NULL, 0);
+	leaves_tagged("IPv4 out of dp1.3040", &f, out_qinq, ad30_q40, sizeof(ad30_q40));
+	f = tagged6(0x20);
+	leaves_tagged("IPv6 out of dp1.200", &f, out_subif, q200, sizeof(q200));
+	f = tagged6(0x21);
+	leaves_tagged("IPv6 out of dp1.3040", &f, out_qinq, ad30_q40, sizeof(ad30_q40));
+}
+
+/* The egress access list the fast path applies is the sub-interface's, not its port's. */
+static void test_a_subinterface_egress_list_applies_on_the_fast_path(void **state)
+{
+	struct dp_acl_entry deny = { .seq = 10, .any_proto = true, .sport_hi = UINT16_MAX,
+				     .dport_hi = UINT16_MAX };
+	struct frame f = tagged(OUT_VIA_SUBIF, NULL, 0), plain = tagged(0xc6130005, NULL, 0);
+	uint64_t tx = dp_vlan_stats[0][out_subif].tx.packets, denied = node_objs("drop_acl");
+	struct pipeline_frame s[4];
+	struct dp_acl *a = NULL;
+	char err[160] = "";
+
+	(void)state;
+	if (dp_acl_build(DP_ACL_IPV4, "t", &deny, 1, &a, err, sizeof(err)) < 0)
+		fail_msg("build: %s", err);
+	dp_acl_bind(out_subif, DP_ACL_IPV4, DP_ACL_OUT, a);
+	assert_int_equal(walk(&f, s), 0);
+	assert_int_equal(node_objs("drop_acl"), denied + 1);
+	assert_int_equal(dp_vlan_stats[0][out_subif].tx.packets, tx);	/* never sent */
+	assert_int_equal(walk(&plain, s), 1);	/* its port has no list */
+	dp_acl_bind(out_subif, DP_ACL_IPV4, DP_ACL_OUT, NULL);
+	assert_int_equal(walk(&f, s), 1);
+}
+
+/* A frame a driver left no room before cannot take its tags: a counted drop, on both paths. */
+static void test_a_frame_without_headroom_for_its_tags_is_a_counted_drop(void **state)
+{
+	const struct pipeline_shape shape = { .no_headroom = true };
+	unsigned int avail = rte_mempool_avail_count(p.pool);
+	uint64_t drops = node_objs("drop_no_headroom");
+	struct frame f = tagged(OUT_VIA_SUBIF, NULL, 0);
+	struct pipeline_frame s[4];
+
+	(void)state;
+	assert_int_equal(walk_as(&f, &shape, false, s), 0);
+	assert_int_equal(walk_as(&f, &shape, true, s), 0);
+	assert_int_equal(node_objs("drop_no_headroom"), drops + 2);
+	assert_int_equal(rte_mempool_avail_count(p.pool), avail);
+	/* out of the port itself it needs no room */
+	f = tagged(0xc6130005, NULL, 0);
+	assert_int_equal(walk_as(&f, &shape, false, s), 1);
 }
 
 static void test_tags_of_no_subinterface_and_cut_frames_are_counted_drops(void **state)
@@ -269,12 +394,16 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_tagged_frame_is_forwarded_as_the_untagged_one),
 		cmocka_unit_test(test_a_route_out_of_a_subinterface_writes_its_tag),
+		cmocka_unit_test(test_both_paths_tag_alike_in_both_families),
+		cmocka_unit_test(test_a_subinterface_egress_list_applies_on_the_fast_path),
+		cmocka_unit_test(test_a_frame_without_headroom_for_its_tags_is_a_counted_drop),
 		cmocka_unit_test(test_tags_of_no_subinterface_and_cut_frames_are_counted_drops),
 		cmocka_unit_test(test_bad_subinterfaces_are_refused_with_a_sentence),
 		cmocka_unit_test(test_a_qinq_pair_belongs_to_one_subinterface),
 		cmocka_unit_test(test_the_interface_limit_is_refused_with_a_sentence),
 	};
 	struct dp_nexthop nh;
+	uint8_t a6[16] = { 0x20, 0x01, 0, 0x02, 0, 0x20 };
 	char prefix[64];
 	int rc;
 
@@ -284,13 +413,19 @@ int main(void)
 		return 1;
 	}
 	pipeline_route_every_kind();
+	pipeline_route6_every_kind();
 	dot1q = subif("dp0.100", 0, RTE_ETHER_TYPE_VLAN, 100, 0);
 	qinq = subif("dp0.1020", 0, RTE_ETHER_TYPE_QINQ, 10, 20);
 	out_subif = subif("dp1.200", 1, RTE_ETHER_TYPE_VLAN, 200, 0);
+	out_qinq = subif("dp1.3040", 1, RTE_ETHER_TYPE_QINQ, 30, 40);
 	nh = *dp_nh_get(1);	/* forward out of port 1, made by the pipeline */
 	nh.port = out_subif;
-	if (dot1q < 0 || qinq < 0 || out_subif < 0 || dp_nh_set(30, &nh, NULL) < 0 ||
-	    dp_fib_add(OUT_VIA_SUBIF & ~0xffu, 24, 30) < 0)
+	rc = dot1q < 0 || qinq < 0 || out_subif < 0 || out_qinq < 0 || dp_nh_set(30, &nh, NULL) < 0 ||
+	     dp_fib_add(OUT_VIA_SUBIF & ~0xffu, 24, 30) < 0 || dp_fib6_add(a6, 64, 30) < 0;
+	nh.port = out_qinq;	/* and routes out of the QinQ one, 2001:2:0:21::/64 */
+	a6[5] = 0x21;
+	if (rc || dp_nh_set(31, &nh, NULL) < 0 || dp_fib_add(OUT_VIA_QINQ & ~0xffu, 24, 31) < 0 ||
+	    dp_fib6_add(a6, 64, 31) < 0)
 		rc = 1;
 	else
 		rc = cmocka_run_group_tests_name("vlan", tests, NULL, NULL);

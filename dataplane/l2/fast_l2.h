@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The Ethernet header ip4_fast and ip6_fast write, sub-interfaces' tags included: a frame of
+ * theirs leaving a sub-interface goes straight to its parent's port_tx, and vlan_output (one
+ * node visit more, the MACs moved a second time) is the long path's and the kernel's.
+ */
+#ifndef TERN_FAST_L2_H
+#define TERN_FAST_L2_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <rte_ether.h>
+#include <rte_mbuf.h>
+
+#include "dataplane/fib/nexthop.h"
+#include "dataplane/l2/vlan.h"
+#include "dataplane/node.h"
+
+/* Whether a frame leaving by nh has the room its tags take (none on a port). Checked
+ * before the frame is changed: one without goes the long way, which counts its drop. */
+static inline bool dp_fast_l2_fits(const struct rte_mbuf *m, const struct dp_nexthop *nh)
+{
+	return likely(nh->tx != DP_TX_VLAN) || m->data_off >= dp_tx_tags[nh->port].len;
+}
+
+/*
+ * Writes the Ethernet header of frame m, its network header at l3 and its EtherType already
+ * before it, to leave sub-interface nh->port (dp_fast_l2_fits holds): the two MACs, then the
+ * sub-interface's tags, the frame growing into its headroom. Returns the transmit edge, its
+ * parent's.
+ */
+static inline rte_edge_t dp_fast_l2_tag(struct rte_mbuf *m, uint8_t *l3, const struct dp_nexthop *nh)
+{
+	const struct dp_tx_tags *t = &dp_tx_tags[nh->port];
+	uint16_t len = t->len;
+	uint8_t *at = l3 - sizeof(struct rte_ether_hdr) - len;
+	uint64_t w;
+
+	m->data_off -= len;
+	m->data_len += len;
+	m->pkt_len += len;
+	memcpy(at, &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
+	memcpy(&w, t->tag, sizeof(w));
+	if (len == RTE_VLAN_HLEN)
+		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, RTE_VLAN_HLEN);
+	else
+		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, sizeof(w));
+	return dp_port_map.tx[t->parent];
+}
+
+/* The frames of a vector that ip4_fast or ip6_fast tagged, a bit each: only they carry
+ * their egress interface (dp_pkt_out), so the untagged ones cost no store. */
+struct dp_fast_l2_tagged {
+	uint64_t bits[RTE_GRAPH_BURST_SIZE / 64];
+	bool any;
+};
+
+static inline void dp_fast_l2_mark(struct dp_fast_l2_tagged *t, struct rte_mbuf *m, uint16_t i,
+				   uint16_t out)
+{
+	*dp_pkt_out(m) = out;
+	t->bits[i / 64] |= UINT64_C(1) << (i % 64);
+	t->any = true;
+}
+
+static inline bool dp_fast_l2_is_tagged(const struct dp_fast_l2_tagged *t, uint16_t i)
+{
+	return (t->bits[i / 64] >> (i % 64)) & 1;
+}
+
+/* The egress interface of frame i of the vector, which takes transmit edge k. */
+static inline uint16_t dp_fast_l2_egress(const struct dp_fast_l2_tagged *t, void *const *objs,
+					 uint16_t i, rte_edge_t k)
+{
+	return dp_fast_l2_is_tagged(t, i) ? *dp_pkt_out(objs[i]) : dp_tx_port[k];
+}
+
+/*
+ * Counts the vector's frames that were tagged and that leave (their next at least first,
+ * the node's first transmit edge: the access lists and RPF have had their say) on their
+ * sub-interfaces' transmit counters, as vlan_output counts its own (bytes without the tags).
+ */
+static inline void dp_fast_l2_count(struct dp_vlan_stats *st, const struct dp_fast_l2_tagged *t,
+				    void *const *objs, const rte_edge_t *nexts, uint16_t nb,
+				    rte_edge_t first)
+{
+	struct dp_vlan_run run = { .st = st, .tx = true };
+	uint16_t i;
+
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+		uint32_t out = *dp_pkt_out(m);
+
+		if (dp_fast_l2_is_tagged(t, i) && nexts[i] >= first)
+			dp_vlan_run_add(&run, out, m->pkt_len - dp_tx_tags[out].len);
+	}
+	if (run.packets != 0)
+		dp_vlan_run_flush(&run);
+}
+
+#endif
