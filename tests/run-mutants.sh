@@ -55,6 +55,8 @@ mutant exception-routing-whole kni/exception.c 'c == DP_PUNT_CLASS_routing ? DP_
 mutant exception-class-order kni/exception.c 'for (c = 0; c < DP_PUNT_CLASS_MAX; c++)' \
 	'for (c = DP_PUNT_CLASS_MAX; c-- > 0;)' test_exception_drain
 mutant iface-limit dataplane/l2/vlan.c 'if (index == dp.max_ports) {' 'if (0) {' test_vlan
+mutant vlan-unmap-grace dataplane/l2/vlan.c '\tdp_rcu_synchronize();\n\t/* no worker can still be reading the key' \
+	'\t/* no worker can still be reading the key' test_vlan
 mutant vlan-output-headroom dataplane/l2/node_vlan_output.c 'if (unlikely(b->data_off < len || ' \
 	'if (unlikely(' test_vlan
 mutant fast-l2-headroom dataplane/l2/fast_l2.h '|| m->data_off >= dp_tx_tags[nh->port].len;' \

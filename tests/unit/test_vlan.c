@@ -11,7 +11,9 @@
  * 802.1Q and QinQ; the sub-interface's egress access list applies to it there;
  * a frame with no room for its tags is a counted drop.
  */
+#include <pthread.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,7 +35,9 @@
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
+#include "dataplane/rcu.h"
 #include "dataplane/l2/vlan.h"
+#include "dataplane/l2/vlan_map.h"
 #include "dataplane/trace.h"
 
 #define OUT_VIA_SUBIF 0xc6131205u	/* 198.19.18.5: out of dp1.200 */
@@ -344,6 +348,49 @@ static void test_a_qinq_pair_belongs_to_one_subinterface(void **state)
 	qinq = again;
 }
 
+struct removal {
+	int index, rc;
+	bool done;
+};
+
+static void *remove_subif(void *arg)
+{
+	struct removal *r = arg;
+
+	r->rc = dp_vlan_del(r->index);
+	__atomic_store_n(&r->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * A worker inside a walk may have found a QinQ sub-interface's key in the hash: its removal
+ * waits until that walk ends before the key's slot can be taken by another pair. The worker
+ * here is this thread, online in the middle of a "walk" (the pipeline's reader 0).
+ */
+static void test_a_qinq_removal_waits_for_the_walks_that_could_see_it(void **state)
+{
+	struct frame f = tagged(0xc6130005, (const uint8_t[]){ 0x88, 0xa8, 0x00, 50, 0x81, 0x00,
+							       0x00, 60 }, 8);
+	struct removal r = { .index = subif("dp0.5060", 0, RTE_ETHER_TYPE_QINQ, 50, 60) };
+	struct pipeline_frame s[4];
+	pthread_t t;
+
+	(void)state;
+	assert_true(r.index > 0);
+	assert_int_equal(walk(&f, s), 1);
+	rte_rcu_qsbr_thread_online(dp_rcu, 0);
+	assert_int_equal(pthread_create(&t, NULL, remove_subif, &r), 0);
+	usleep(200 * 1000);
+	/* unmapped at once, but not over while the walk goes on */
+	assert_int_equal(dp_vlan_qinq_find(0, 50, 60), 0);
+	assert_false(__atomic_load_n(&r.done, __ATOMIC_ACQUIRE));
+	rte_rcu_qsbr_thread_offline(dp_rcu, 0);	/* the walk ends */
+	assert_int_equal(pthread_join(t, NULL), 0);
+	assert_true(r.done);
+	assert_int_equal(r.rc, 0);
+	assert_int_equal(walk(&f, s), 0);
+}
+
 /* dp.max_ports slots in all: the one after is refused with a sentence and counted, and
  * nothing of it is made; a slot freed is taken again. */
 static void test_the_interface_limit_is_refused_with_a_sentence(void **state)
@@ -400,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_tags_of_no_subinterface_and_cut_frames_are_counted_drops),
 		cmocka_unit_test(test_bad_subinterfaces_are_refused_with_a_sentence),
 		cmocka_unit_test(test_a_qinq_pair_belongs_to_one_subinterface),
+		cmocka_unit_test(test_a_qinq_removal_waits_for_the_walks_that_could_see_it),
 		cmocka_unit_test(test_the_interface_limit_is_refused_with_a_sentence),
 	};
 	struct dp_nexthop nh;
