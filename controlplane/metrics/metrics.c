@@ -21,6 +21,36 @@
 #include "dataplane/workarounds/memif_peer_guard.h"
 
 static time_t started_at;
+/* The slots of the page being rendered: its interfaces are the ones in use from first to
+ * before end. */
+static unsigned int page_first, page_end;
+
+/* Each interface of the page being rendered. */
+#define PAGE_FOREACH_IFACE(i) \
+	for ((i) = page_first; (i) < page_end; (i)++) \
+		if (!dp_port_in_use(i)) { \
+		} else
+
+/* The slots of page page (METRICS_PAGE_IFACES interfaces in use each); the number of pages
+ * in *pages (1 at least). */
+static void page_slots(unsigned int page, unsigned int *pages)
+{
+	unsigned int i, n = 0;
+
+	page_first = page_end = dp.nb_ports;
+	for (i = 0; i < dp.nb_ports; i++) {
+		if (!dp_port_in_use(i))
+			continue;
+		if (n == (uint64_t)page * METRICS_PAGE_IFACES)
+			page_first = i;
+		if (n == ((uint64_t)page + 1) * METRICS_PAGE_IFACES)
+			page_end = i;
+		n++;
+	}
+	if (page_end < page_first)
+		page_end = page_first;
+	*pages = n == 0 ? 1 : (n + METRICS_PAGE_IFACES - 1) / METRICS_PAGE_IFACES;
+}
 
 void metrics_started(void)
 {
@@ -37,7 +67,7 @@ static void port_counter(struct outbuf *ob, const char *name, const char *help, 
 	unsigned int i;
 
 	family(ob, name, "counter", help);
-	DP_FOREACH_IFACE(i) {
+	PAGE_FOREACH_IFACE(i) {
 		struct dp_port_stats st;
 
 		dp_port_stats_get(&dp.ports[i], &st);
@@ -51,7 +81,7 @@ static void punt_counter(struct outbuf *ob, const char *name, const char *help, 
 	unsigned int i;
 
 	family(ob, name, "counter", help);
-	DP_FOREACH_IFACE(i) {
+	PAGE_FOREACH_IFACE(i) {
 		struct dp_punt_stats ps;
 
 		dp_punt_stats(i, &ps);
@@ -84,11 +114,11 @@ static void ports(struct outbuf *ob)
 	for (i = 0; i < RTE_DIM(counters); i++)
 		port_counter(ob, counters[i].name, counters[i].help, counters[i].off);
 	family(ob, "tern_port_link_up", "gauge", "1 when the port's link is up");
-	DP_FOREACH_IFACE(i)
+	PAGE_FOREACH_IFACE(i)
 		ob_printf(ob, "tern_port_link_up{port=\"%s\"} %d\n", dp.ports[i].name,
 			  dp_port_link_up(&dp.ports[i], NULL));
 	family(ob, "tern_port_punted", "counter", "Packets sent to the kernel, by port and reason");
-	DP_FOREACH_IFACE(i) {
+	PAGE_FOREACH_IFACE(i) {
 		struct dp_punt_stats ps;
 
 		dp_punt_stats(i, &ps);
@@ -98,7 +128,7 @@ static void ports(struct outbuf *ob)
 	}
 	family(ob, "tern_port_punt_class", "counter",
 	       "Packets of a control-plane policing class: passed to the kernel, over its policer, lost at its full ring");
-	DP_FOREACH_IFACE(i) {
+	PAGE_FOREACH_IFACE(i) {
 		struct dp_punt_stats ps;
 
 		dp_punt_stats(i, &ps);
@@ -247,8 +277,22 @@ static void tables(struct outbuf *ob)
 		  memif_channel_count(MEMIF_CHANNEL_FILES_RECLAIMED));
 }
 
-void metrics_render(struct outbuf *ob)
+void metrics_render(struct outbuf *ob, unsigned int page)
 {
+	unsigned int pages;
+	char help[160];
+
+	page_slots(page, &pages);
+	if (page > 0) {	/* the interfaces' series alone */
+		ports(ob);
+		ob_printf(ob, "# EOF\n");
+		return;
+	}
+	snprintf(help, sizeof(help),
+		 "Pages of this exposition: /metrics?page=N for N from 0 to this less 1, each with the series of up to %u interfaces (page 0 is /metrics)",
+		 METRICS_PAGE_IFACES);
+	family(ob, "tern_metrics_pages", "gauge", help);
+	ob_printf(ob, "tern_metrics_pages %u\n", pages);
 	family(ob, "tern_build", "info", "Versions of tern and DPDK");
 	ob_printf(ob, "tern_build_info{version=\"%s\",dpdk=\"%s\"} 1\n", TERN_VERSION, rte_version());
 	family(ob, "tern_uptime_seconds", "gauge", "Seconds since ternd started");

@@ -38,12 +38,38 @@ struct metrics_client {
 static struct ev_handler listener = { .fd = -1 };
 static struct metrics_client clients[METRICS_MAX_CLIENTS];
 
-int metrics_http_status(const char *req, size_t len, int *head)
+/* The page a query (from after '?' to end) asks for: 0 or more, or -1 when its page is not a
+ * number of at most 6 digits. Other parameters are ignored. */
+static long query_page(const char *q, const char *end)
+{
+	while (q < end) {
+		const char *amp = memchr(q, '&', end - q), *v;
+		long page = 0;
+
+		amp = amp ? amp : end;
+		if (amp - q > 5 && memcmp(q, "page=", 5) == 0) {
+			for (v = q + 5; v < amp; v++) {
+				if (*v < '0' || *v > '9' || v - q - 5 >= 6)
+					return -1;
+				page = page * 10 + (*v - '0');
+			}
+			return page;
+		}
+		if (amp - q == 5 && memcmp(q, "page=", 5) == 0)
+			return -1;
+		q = amp + 1;
+	}
+	return 0;
+}
+
+int metrics_http_status(const char *req, size_t len, int *head, unsigned int *page)
 {
 	const char *end = memmem(req, len, "\r\n\r\n", 4), *sp1, *sp2, *eol;
 	size_t mlen, plen;
+	long pg;
 
 	*head = 0;
+	*page = 0;
 	if (end == NULL)
 		return len >= METRICS_MAX_REQUEST ? 431 : 0;
 	eol = memchr(req, '\r', end - req + 1);
@@ -60,10 +86,14 @@ int metrics_http_status(const char *req, size_t len, int *head)
 	if (!(mlen == 3 && memcmp(req, "GET", 3) == 0) && !(mlen == 4 && memcmp(req, "HEAD", 4) == 0))
 		return 405;
 	*head = mlen == 4;
-	/* /metrics, optionally with a query string (Prometheus adds none, others may) */
-	if ((plen == 8 || (plen > 8 && sp1[9] == '?')) && memcmp(sp1 + 1, "/metrics", 8) == 0)
-		return 200;
-	return 404;
+	/* /metrics, optionally with a query string: page=N (Prometheus adds a target's params) */
+	if (plen < 8 || memcmp(sp1 + 1, "/metrics", 8) != 0 || (plen > 8 && sp1[9] != '?'))
+		return 404;
+	pg = plen > 8 ? query_page(sp1 + 10, sp2) : 0;
+	if (pg < 0)
+		return 400;
+	*page = (unsigned int)pg;
+	return 200;
 }
 
 static void client_close(struct metrics_client *c)
@@ -95,7 +125,7 @@ static void client_send(struct metrics_client *c)
 	client_close(c);
 }
 
-static void respond(struct metrics_client *c, int status, int head)
+static void respond(struct metrics_client *c, int status, int head, unsigned int page)
 {
 	static const struct {
 		int code;
@@ -111,9 +141,10 @@ static void respond(struct metrics_client *c, int status, int head)
 		if (reasons[i].code == status)
 			reason = reasons[i].text;
 	if (status == 200)
-		metrics_render(&body);
+		metrics_render(&body, page);
 	else
-		ob_printf(&body, "%d %s: ternd serves GET /metrics only\n", status, reason);
+		ob_printf(&body, "%d %s: ternd serves GET /metrics and /metrics?page=N only\n", status,
+			  reason);
 	ob_printf(&c->out, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n%s"
 		  "Connection: close\r\n\r\n", status, reason,
 		  status == 200 ? "application/openmetrics-text; version=1.0.0; charset=utf-8"
@@ -133,6 +164,7 @@ static void client_cb(struct ev_handler *h, uint32_t events)
 {
 	struct metrics_client *c = (struct metrics_client *)h;
 	ssize_t n;
+	unsigned int page;
 	int status, head;
 
 	if (events & (EPOLLERR | EPOLLHUP)) {
@@ -151,9 +183,9 @@ static void client_cb(struct ev_handler *h, uint32_t events)
 		return;
 	}
 	c->len += n;
-	status = metrics_http_status(c->req, c->len, &head);
+	status = metrics_http_status(c->req, c->len, &head, &page);
 	if (status != 0)
-		respond(c, status, head);
+		respond(c, status, head, page);
 }
 
 static void accept_cb(struct ev_handler *h, uint32_t events)

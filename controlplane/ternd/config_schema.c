@@ -168,7 +168,7 @@ const struct config_key config_keys[] = {
 	  "yes: log to syslog (daemon facility) as well as to stderr.", "no|yes" },
 
 	{ "metrics", "listen", CFG_OWN, 0, 0, NULL, "default: no endpoint", OWN,
-	  "PORT (on 127.0.0.1) or ADDRESS:PORT, in ternd's network namespace: ternd serves its counters as OpenMetrics text at http://ADDRESS:PORT/metrics.", NULL },
+	  "PORT (on 127.0.0.1) or ADDRESS:PORT, in ternd's network namespace: ternd serves its counters as OpenMetrics text at http://ADDRESS:PORT/metrics; a router of more than 1024 interfaces in pages of 1024, /metrics?page=N (tern_metrics_pages says how many).", NULL },
 
 	{ "capture", "dir", CFG_PATH, 0, 0, "/var/lib/tern/captures", NULL, CFG(capture_dir),
 	  "the only directory capture writes into, an absolute path. ternd makes it (mode 0750) and refuses one that is not its own or that others may write.", NULL },

@@ -55,14 +55,23 @@ void ob_write(struct outbuf *ob, const void *p, size_t n)
 	ob->buf[ob->len] = '\0';
 }
 
+/* Formats into the room left first and again only when it did not fit: one pass a line, not
+ * one to measure and one to write (the metrics' pages are some 40 000 lines). */
 void ob_vprintf(struct outbuf *ob, const char *fmt, va_list ap)
 {
+	size_t room = ob->buf != NULL && !ob->failed ? ob->cap - ob->len : 0;
 	va_list cp;
 	int n;
 
 	va_copy(cp, ap);
-	n = vsnprintf(NULL, 0, fmt, cp);
+	n = vsnprintf(room ? ob->buf + ob->len : NULL, room, fmt, cp);
 	va_end(cp);
+	if (n >= 0 && (size_t)n < room) {
+		ob->len += n;
+		return;
+	}
+	if (room)
+		ob->buf[ob->len] = '\0';	/* what did not fit is not the buffer's */
 	if (n < 0 || !ob_grow(ob, n))
 		return;
 	vsnprintf(ob->buf + ob->len, n + 1, fmt, ap);

@@ -88,6 +88,13 @@ wait_for "frames for another host are counted" eval '[ "$(err_counter drop_other
 check "the drop counter matches show errors ($(err_counter drop_other_host))" \
 	[ "$(metric 'tern_drops_total{reason="drop_other_host"}')" = "$(err_counter drop_other_host)" ]
 check "HEAD /metrics answers 200" grep -q "^200 " <<<"$(http "$R" http://127.0.0.1:9101/metrics HEAD)"
+check "page 0 says the exposition is one page" grep -q '^tern_metrics_pages 1$' <<<"$out"
+page1=$(http "$R" "http://127.0.0.1:9101/metrics?page=1")
+tail -n +2 <<<"$page1" > "$T_DIR/page1.txt"
+check "page 1, past the last, is valid and holds no interface's series" \
+	eval 'check_openmetrics "$T_DIR/page1.txt" && ! grep -q "^tern_port_rx_packets_total" "$T_DIR/page1.txt"'
+check "a page that is not a number answers 400" \
+	grep -q "^400 " <<<"$(http "$R" "http://127.0.0.1:9101/metrics?page=one")"
 check "another path answers 404" grep -q "^404 " <<<"$(http "$R" http://127.0.0.1:9101/)"
 check "another method answers 405" grep -q "^405 " <<<"$(http "$R" http://127.0.0.1:9101/metrics POST)"
 garbage=$(printf 'NONSENSE\r\n\r\n' | ip netns exec "$R" timeout 3 /usr/bin/python3 -c 'import socket,sys; s=socket.create_connection(("127.0.0.1",9101)); s.sendall(sys.stdin.buffer.read()); print(s.recv(100).decode())')
