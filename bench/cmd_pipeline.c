@@ -22,6 +22,8 @@
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/fib6.h"
+#include "dataplane/l2/vlan.h"
+#include "dataplane/node.h"
 #include "dataplane/trace.h"
 
 /*
@@ -68,6 +70,31 @@ static struct dp_acl *ingress_list(unsigned int n, bool ipv6, uint64_t *state)
 	return a;
 }
 
+/*
+ * 802.1Q sub-interfaces dp0.vid, where the stream arrives tagged, and dp1.vid, which the routes
+ * leave by (tagged): the path of ternd's tern-vlan in make bench.
+ */
+static int subifs(unsigned int vid, struct gen_params *gp)
+{
+	const struct dp_vlan_encap e = { RTE_ETHER_TYPE_VLAN, vid, 0 };
+	char name[sizeof(dp.ports[0].name)], err[192];
+	int in, out = -1;
+
+	snprintf(name, sizeof(name), "dp0.%u", vid);
+	in = dp_vlan_add(name, 0, &e, err, sizeof(err));
+	if (in >= 0) {
+		snprintf(name, sizeof(name), "dp1.%u", vid);
+		out = dp_vlan_add(name, 1, &e, err, sizeof(err));
+	}
+	if (in < 0 || out < 0) {
+		fprintf(stderr, "tern-bench pipeline: %s\n", err);
+		return -EINVAL;
+	}
+	dp_port_map.up[in] = dp_port_map.up[out] = 1;	/* as their kernel interfaces would be */
+	gp->vlan = vid;
+	return pipeline_upstreams_via(out);
+}
+
 int pipeline_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -76,9 +103,9 @@ int pipeline_cmd(int argc, char **argv)
 		{ "workers", required_argument, NULL, 'w' }, { "cpus", required_argument, NULL, 'c' },
 		{ "trace-armed", no_argument, NULL, 'T' }, { "hugepages", no_argument, NULL, 'H' },
 		{ "ipv6", no_argument, NULL, '6' }, { "acl", required_argument, NULL, 'a' },
-		{ "rpf", required_argument, NULL, 'R' }, { 0 },
+		{ "rpf", required_argument, NULL, 'R' }, { "vlan", required_argument, NULL, 'V' }, { 0 },
 	};
-	unsigned int routes = 1000, flows = 65536, workers = 1, acl = 0, i;
+	unsigned int routes = 1000, flows = 65536, workers = 1, acl = 0, vlan = 0, i;
 	struct dp_acl *list = NULL;
 	enum dp_rpf_mode rpf = DP_RPF_OFF;
 	unsigned long n;
@@ -86,6 +113,7 @@ int pipeline_cmd(int argc, char **argv)
 	uint8_t (*prefixes6)[16] = NULL, (*dsts6)[16] = NULL;
 	double seconds = 3, insert_s, run_s, mpps, withdraw_s, publish_s, level_s;
 	uint64_t state = 42, cycles, packets, forwarded, injected[PIPE_MAX_WORKERS], total = 0;
+	uint64_t by_stage[PIPE_STAGES];
 	struct gen_params gp = { .flows = 1, .frame_size = 64, .src_ip = 0xc6120002 };
 	struct rte_ether_addr src = { { 2, 0, 0, 0, 0xb0, 0 } };
 	uint8_t frame[RTE_ETHER_MAX_LEN], *lens = NULL;
@@ -137,9 +165,15 @@ int pipeline_cmd(int argc, char **argv)
 					       optarg), 2;
 			rpf = strcmp(optarg, "rx") == 0 ? DP_RPF_STRICT : DP_RPF_LOOSE;
 			break;
+		case 'V':
+			if (arg_count(optarg, DP_VLAN_VID_MIN, DP_VLAN_VID_MAX, &n) < 0)
+				return fprintf(stderr, "tern-bench pipeline: --vlan '%s': expected a VLAN id, 1 to 4094\n",
+					       optarg), 2;
+			vlan = n;
+			break;
 		default:
 			fprintf(stderr, "usage: tern-bench pipeline [--routes N] [--flows N] [--seconds S] "
-				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--ipv6] [--acl N] [--rpf rx|any] [--json]\n");
+				"[--workers N [--cpus LIST]] [--trace-armed] [--hugepages] [--ipv6] [--acl N] [--rpf rx|any] [--vlan VID] [--json]\n");
 			return 2;
 		}
 	}
@@ -177,6 +211,8 @@ int pipeline_cmd(int argc, char **argv)
 		goto out;
 	}
 	gp.dst_mac = dp_port0_mac();
+	if (vlan && subifs(vlan, &gp) < 0)
+		goto out;
 	if (ipv6) {
 		routes6_bgp_like(prefixes6, lens, routes, 7);
 		insert_s = pipeline_add_routes6((const uint8_t (*)[16])prefixes6, lens, routes);
@@ -208,7 +244,7 @@ int pipeline_cmd(int argc, char **argv)
 	for (i = 0; i < workers; i++)
 		total += injected[i];
 	mpps = total / run_s / 1e6;
-	pipeline_node_cycles(&p, &cycles, &packets);
+	pipeline_node_cycles(&p, &cycles, &packets, by_stage);
 	forwarded = dp_node_objs("port_tx-1");
 	/* the table withdrawn, then loaded as ternd loads its kernel's at start; the same answers */
 	nb_check = flows < 65536 ? flows : 65536;
@@ -229,15 +265,21 @@ int pipeline_cmd(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		printf("{\"family\": \"%s\", \"acl_entries\": %u, \"rpf\": \"%s\", \"frame_size\": %u, \"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
+		printf("{\"family\": \"%s\", \"acl_entries\": %u, \"rpf\": \"%s\", \"vlan\": %u, \"frame_size\": %u, \"routes\": %u, \"flows\": %u, \"workers\": %u, \"insert_s\": %.3f, "
 		       "\"insert_per_s\": %.0f, \"withdraw_s\": %.3f, \"load_publish_s\": %.3f, "
 		       "\"load_level_s\": %.3f, \"pipeline_cycles_per_packet\": %.1f, "
 		       "\"walk_mpps\": %.3f, \"packets\": %lu, \"forwarded\": %lu, \"worker_mpps\": [",
-		       ipv6 ? "ipv6" : "ipv4", acl, dp_rpf_mode_name(rpf), gp.frame_size, routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
+		       ipv6 ? "ipv6" : "ipv4", acl, dp_rpf_mode_name(rpf), vlan, gp.frame_size, routes, flows, workers, insert_s, routes / insert_s, withdraw_s, publish_s, level_s,
 		       (double)cycles / packets, mpps, packets, forwarded);
 		for (i = 0; i < workers; i++)
 			printf("%s%.3f", i ? ", " : "", injected[i] / run_s / 1e6);
-		printf("]}\n");
+		/* each node that ran, in cycles a packet of the stream */
+		printf("], \"node_cycles_per_packet\": {");
+		for (i = 0, n = 0; i < PIPE_STAGES; i++)
+			if (by_stage[i])
+				printf("%s\"%s\": %.1f", n++ ? ", " : "", pipeline_stages[i],
+				       (double)by_stage[i] / packets);
+		printf("}}\n");
 	} else {
 		printf("tern-bench pipeline: %u BGP-shaped %s routes in the FIB in %.3f s (%.0f routes/s, two copies)\n"
 		       "  %lu %u-byte packets to %u destinations: %.1f cycles/packet in the forwarding nodes; "

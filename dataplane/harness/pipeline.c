@@ -40,6 +40,7 @@ static struct {
 	const uint32_t *dsts;		/* ... frame[0] sent to each of these in turn */
 	const uint8_t (*dsts6)[16];	/* ... or, an IPv6 frame, to each of these */
 	unsigned int nb_dsts;
+	uint16_t l2;			/* ... its link header's length: Ethernet, and its tags */
 	struct rte_mempool *pool;
 } inj;
 
@@ -54,7 +55,7 @@ static volatile uint64_t run_until;	/* TSC deadline for pipeline_run's workers *
 /* frame[0] again, to this worker's next destination of the list, with its checksum. */
 static void stream_fill(struct rte_mbuf *m, unsigned int w)
 {
-	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, RTE_ETHER_HDR_LEN);
+	struct rte_ipv4_hdr *ip = rte_pktmbuf_mtod_offset(m, struct rte_ipv4_hdr *, inj.l2);
 
 	rte_memcpy(rte_pktmbuf_mtod(m, void *), inj.frame[0], inj.len[0]);
 	m->data_len = m->pkt_len = inj.len[0];
@@ -212,6 +213,20 @@ void pipeline_capture(struct pipeline_frame *buf, unsigned int cap, unsigned int
 	capture = buf;
 	capture_cap = cap;
 	capture_n = n;
+}
+
+int pipeline_upstreams_via(unsigned int port)
+{
+	unsigned int i;
+	int rc = 0;
+
+	for (i = 0; i < PIPE_UPSTREAMS && rc == 0; i++) {
+		struct dp_nexthop nh = *dp_nh_get(PIPE_UPSTREAM_NH + i);
+
+		nh.port = port;
+		rc = dp_nh_set(PIPE_UPSTREAM_NH + i, &nh, NULL);
+	}
+	return rc;
 }
 
 static int set_nexthop(uint32_t id, unsigned int port, const char *dst)
@@ -500,6 +515,9 @@ void pipeline_stream(const uint8_t *frame, uint16_t len, const uint32_t *dsts, u
 {
 	memcpy(inj.frame[0], frame, len);
 	inj.len[0] = len;
+	/* an 802.1Q tag after the MACs: the network header 4 bytes on */
+	inj.l2 = RTE_ETHER_HDR_LEN + (len >= RTE_ETHER_HDR_LEN && frame[12] == 0x81 && frame[13] == 0x00 ?
+				      RTE_VLAN_HLEN : 0);
 	inj.dsts = dsts;
 	inj.dsts6 = NULL;
 	inj.nb_dsts = n;
@@ -512,22 +530,30 @@ void pipeline_stream6(const uint8_t *frame, uint16_t len, const uint8_t (*dsts)[
 	inj.dsts6 = dsts;
 }
 
-void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets)
+const char *const pipeline_stages[PIPE_STAGES] = {
+	"vlan_input", "ip4_fast", "ip6_fast", "eth_input", "ip4_input", "ip4_lookup", "ip4_forward",
+	"ip6_input", "ip6_lookup", "ip6_forward", "ip_rewrite", "vlan_output",
+};
+
+void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets,
+			  uint64_t *by_stage)
 {
-	static const char *const stages[] = { "ip4_fast", "ip6_fast", "eth_input", "ip4_input", "ip4_lookup",
-					      "ip4_forward", "ip6_input", "ip6_lookup", "ip6_forward",
-					      "ip_rewrite" };
 	struct rte_node *n;
 	rte_graph_off_t off;
 	rte_node_t count;
 	unsigned int s, w;
 
 	*cycles = *packets = 0;
+	if (by_stage != NULL)
+		memset(by_stage, 0, PIPE_STAGES * sizeof(*by_stage));
 	for (w = 0; w < p->nb_workers; w++)
 		rte_graph_foreach_node(count, off, p->graphs[w], n) {
-			for (s = 0; s < RTE_DIM(stages); s++)
-				if (strcmp(n->name, stages[s]) == 0)
+			for (s = 0; s < PIPE_STAGES; s++)
+				if (strcmp(n->name, pipeline_stages[s]) == 0) {
 					*cycles += n->total_cycles;
+					if (by_stage != NULL)
+						by_stage[s] += n->total_cycles;
+				}
 			if (strcmp(n->name, "ip4_fast") == 0)
 				*packets += n->total_objs;
 		}

@@ -44,6 +44,8 @@ void pipeline_fini(const char *file_prefix);
  * peers; returns seconds taken. */
 #define PIPE_UPSTREAMS 8
 #define PIPE_UPSTREAM_NH 16	/* their next hop ids: 16 .. 16 + PIPE_UPSTREAMS - 1 */
+/* Makes the upstream next hops leave by interface port (a sub-interface of port 1). */
+int pipeline_upstreams_via(unsigned int port);
 double pipeline_add_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n);
 /* Withdraws those routes the same way; returns seconds taken. */
 double pipeline_del_routes(const uint32_t *prefixes, const uint8_t *lens, unsigned int n);
@@ -77,9 +79,13 @@ unsigned int pipeline_walk(struct pipeline *p);
  * injected[w] says how many packets worker w fed. Returns the seconds taken.
  */
 double pipeline_run(struct pipeline *p, double seconds, uint64_t *injected);
-/* Cycles spent in the forwarding nodes (ip4_fast, eth_input .. ip_rewrite) and the packets
- * through ip4_fast, all workers. */
-void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets);
+/* The forwarding nodes, in the order a frame meets them. */
+#define PIPE_STAGES 12
+extern const char *const pipeline_stages[PIPE_STAGES];
+/* Cycles spent in the forwarding nodes and the packets through ip4_fast, all workers; each
+ * node's cycles in by_stage (PIPE_STAGES of them; NULL: not wanted). */
+void pipeline_node_cycles(struct pipeline *p, uint64_t *cycles, uint64_t *packets,
+			  uint64_t *by_stage);
 /*
  * For the fuzz target and tests, one route per nexthop kind: 198.19.0.0/24 forward out of port 1
  * (nexthop 1), 198.19.1.0/24 ECMP over nexthops 1 and 2, 198.18.0.1/32 local, 198.19.2.0/24

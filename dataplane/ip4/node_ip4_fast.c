@@ -85,10 +85,10 @@ static __rte_noinline rte_edge_t fast_forward_tagged(struct rte_mbuf *m, struct 
 {
 	if (unlikely(!dp_fast_l2_fits(m, nh)))
 		return IP4_FAST_NEXT_SLOW;
-	dp_fast_l2_mark(tagged, m, i, nh->port);
 	tl += sizeof(struct rte_ether_hdr);
 	if (unlikely(m->pkt_len > tl))
 		rte_pktmbuf_trim(m, m->pkt_len - tl);
+	dp_fast_l2_mark(tagged, m, i, nh->port);
 	ip4_ttl_decrement(ip);
 	return IP4_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh);
 }
@@ -259,7 +259,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	uint32_t tl[IP4_FAST_HEAD_START];
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t any = 0, all = UINT16_MAX;
-	struct dp_fast_l2_tagged tagged = { .any = false };
+	struct dp_fast_l2_tagged tagged;
 	const uint32_t *tbl24;
 	unsigned int copy;
 	uint16_t i, head, at, end;
@@ -280,6 +280,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 			return nb;
 		}
 	}
+	dp_fast_l2_begin(&tagged, dp_vlan_stats[graph->id]);	/* graph id = worker index */
 	copy = dp_fib_active_index();
 	tbl24 = dp_fib_tbl24[copy];
 	/*
@@ -316,9 +317,9 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		any |= rpf_check(objs, nb, nexts);
 	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT)))
 		any |= filter(graph, objs, nb, nexts, DP_ACL_OUT, &tagged);
-	if (unlikely(tagged.any))	/* graph id = worker index */
-		dp_fast_l2_count(dp_vlan_stats[graph->id], &tagged, objs, nexts, nb,
-				 IP4_FAST_NEXT_PORT);
+	dp_fast_l2_done(&tagged, objs, nexts, nb, IP4_FAST_NEXT_PORT,
+			dp_acl_any(DP_ACL_IPV4, DP_ACL_IN) || dp_rpf_any(DP_RPF_IPV4) ||
+			dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT));
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], any ^ all);
 	return nb;
 }

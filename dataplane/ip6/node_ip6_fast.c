@@ -70,10 +70,10 @@ static __rte_noinline rte_edge_t fast_forward_tagged(struct rte_mbuf *m, struct 
 {
 	if (unlikely(!dp_fast_l2_fits(m, nh)))
 		return IP6_FAST_NEXT_SLOW;
-	dp_fast_l2_mark(tagged, m, i, nh->port);
 	len += sizeof(struct rte_ether_hdr);
 	if (unlikely(m->pkt_len > len))
 		rte_pktmbuf_trim(m, m->pkt_len - len);
+	dp_fast_l2_mark(tagged, m, i, nh->port);
 	ip->hop_limits--;
 	return IP6_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh);
 }
@@ -161,7 +161,7 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 	uint16_t at[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t any = 0, all = UINT16_MAX;
-	struct dp_fast_l2_tagged tagged = { .any = false };
+	struct dp_fast_l2_tagged tagged;
 	uint16_t i, n = 0;
 
 	if (unlikely(nb == 0))
@@ -170,6 +170,7 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 		rte_node_next_stream_move(graph, node, IP6_FAST_NEXT_SLOW);
 		return nb;
 	}
+	dp_fast_l2_begin(&tagged, dp_vlan_stats[graph->id]);	/* graph id = worker index */
 	for (i = 0; i < nb; i++) {
 		if (i + 2 < nb)
 			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
@@ -192,9 +193,9 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 		rpf_check(hdr, objs, nb, nexts);
 	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT)))
 		filter(graph, objs, nb, nexts, DP_ACL_OUT, &tagged);
-	if (unlikely(tagged.any))	/* graph id = worker index */
-		dp_fast_l2_count(dp_vlan_stats[graph->id], &tagged, objs, nexts, nb,
-				 IP6_FAST_NEXT_PORT);
+	dp_fast_l2_done(&tagged, objs, nexts, nb, IP6_FAST_NEXT_PORT,
+			dp_acl_any(DP_ACL_IPV6, DP_ACL_IN) || dp_rpf_any(DP_RPF_IPV6) ||
+			dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT));
 	for (i = 0; i < nb; i++) {
 		any |= nexts[i];
 		all &= nexts[i];

@@ -51,18 +51,30 @@ static inline rte_edge_t dp_fast_l2_tag(struct rte_mbuf *m, uint8_t *l3, const s
 }
 
 /* The frames of a vector that ip4_fast or ip6_fast tagged, a bit each: only they carry
- * their egress interface (dp_pkt_out), so the untagged ones cost no store. */
+ * their egress interface (dp_pkt_out), so the untagged ones cost no store. They are counted
+ * as they are tagged, in a run (dp_fast_l2_done ends it). */
 struct dp_fast_l2_tagged {
 	uint64_t bits[RTE_GRAPH_BURST_SIZE / 64];
+	struct dp_vlan_run run;
 	bool any;
 };
 
+/* A vector's, counted in st (the worker's). */
+static inline void dp_fast_l2_begin(struct dp_fast_l2_tagged *t, struct dp_vlan_stats *st)
+{
+	memset(t->bits, 0, sizeof(t->bits));
+	t->run = (struct dp_vlan_run){ .st = st, .tx = true };
+	t->any = false;
+}
+
+/* Frame i of the vector, m, leaves sub-interface out, tagged: its bytes not yet. */
 static inline void dp_fast_l2_mark(struct dp_fast_l2_tagged *t, struct rte_mbuf *m, uint16_t i,
 				   uint16_t out)
 {
 	*dp_pkt_out(m) = out;
 	t->bits[i / 64] |= UINT64_C(1) << (i % 64);
 	t->any = true;
+	dp_vlan_run_add(&t->run, out, m->pkt_len);
 }
 
 static inline bool dp_fast_l2_is_tagged(const struct dp_fast_l2_tagged *t, uint16_t i)
@@ -78,26 +90,28 @@ static inline uint16_t dp_fast_l2_egress(const struct dp_fast_l2_tagged *t, void
 }
 
 /*
- * Counts the vector's frames that were tagged and that leave (their next at least first,
- * the node's first transmit edge: the access lists and RPF have had their say) on their
- * sub-interfaces' transmit counters, as vlan_output counts its own (bytes without the tags).
+ * Ends the vector's count. When filtered (an access list or RPF had its say after the
+ * frames were tagged), the tagged frames it dropped (their next below first, the node's
+ * first transmit edge) are taken off their sub-interfaces' counts again: they never left.
  */
-static inline void dp_fast_l2_count(struct dp_vlan_stats *st, const struct dp_fast_l2_tagged *t,
-				    void *const *objs, const rte_edge_t *nexts, uint16_t nb,
-				    rte_edge_t first)
+static inline void dp_fast_l2_done(struct dp_fast_l2_tagged *t, void *const *objs,
+				   const rte_edge_t *nexts, uint16_t nb, rte_edge_t first,
+				   bool filtered)
 {
-	struct dp_vlan_run run = { .st = st, .tx = true };
 	uint16_t i;
 
-	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = objs[i];
-		uint32_t out = *dp_pkt_out(m);
+	if (likely(!t->any))
+		return;
+	dp_vlan_run_flush(&t->run);
+	for (i = 0; filtered && i < nb; i++) {
+		const struct rte_mbuf *m = objs[i];
+		uint32_t out = *dp_pkt_out((struct rte_mbuf *)objs[i]);
 
-		if (dp_fast_l2_is_tagged(t, i) && nexts[i] >= first)
-			dp_vlan_run_add(&run, out, m->pkt_len - dp_tx_tags[out].len);
+		if (dp_fast_l2_is_tagged(t, i) && nexts[i] < first) {
+			t->run.st[out].tx.packets--;
+			t->run.st[out].tx.bytes -= m->pkt_len - dp_tx_tags[out].len;
+		}
 	}
-	if (run.packets != 0)
-		dp_vlan_run_flush(&run);
 }
 
 #endif
