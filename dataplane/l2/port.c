@@ -104,8 +104,7 @@ static int port_configure(struct dp_port *p, char *err, size_t errlen)
 	if (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS)
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MULTI_SEGS;
 	p->chains = (conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) &&
-		    ((conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) ||
-		     strcmp(info.driver_name, "net_memif") == 0);
+		    ((conf.rxmode.offloads & RTE_ETH_RX_OFFLOAD_SCATTER) || vdev_rx_chains(p->port_id));
 	if (!p->chains && (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE))
 		conf.txmode.offloads |= RTE_ETH_TX_OFFLOAD_MBUF_FAST_FREE;
 	rc = rte_eth_dev_configure(p->port_id, p->nb_rxq, p->nb_txq, &conf);

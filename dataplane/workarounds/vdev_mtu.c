@@ -25,6 +25,11 @@
  * the interface named by dev_info's if_index). The record is found by the port's name in
  * the memzone and checked against rte_eth_dev_get_mtu() and the port's queue counts before
  * any write; where that check fails, these ports keep dev_info's range.
+ *
+ * A bond (net_bonding) reports the smallest of its members' ranges and its MTU call sets
+ * each member's through rte_eth_dev_set_mtu(), so a bond of memif or TAP ports inherits
+ * their understatement. A bond whose members are all such ports takes the same MTUs: beyond
+ * its range each member's is set as above, then the bond's own record.
  */
 #include <errno.h>
 #include <net/if.h>
@@ -33,6 +38,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <rte_eth_bond.h>
 #include <rte_memzone.h>
 
 #include "dataplane/workarounds/vdev_mtu.h"
@@ -79,6 +85,40 @@ static int understated(const struct rte_eth_dev_info *info)
 	       strcmp(info->driver_name, "net_tap") == 0;
 }
 
+/* A bond's members in m (at most RTE_MAX_ETHPORTS), how many; 0 for a port that is not a
+ * bond. */
+static int bond_members(uint16_t port_id, const struct rte_eth_dev_info *info, uint16_t *m)
+{
+	int n;
+
+	if (strcmp(info->driver_name, "net_bonding") != 0)
+		return 0;
+	n = rte_eth_bond_slaves_get(port_id, m, RTE_MAX_ETHPORTS);
+	return n < 0 ? 0 : n;
+}
+
+/* Whether a port's dev_info understates what it carries and ternd can set its MTU past it:
+ * memif and TAP with their records, a bond whose members all are. */
+static bool takes_more(uint16_t port_id, const struct rte_eth_dev_info *info)
+{
+	uint16_t m[RTE_MAX_ETHPORTS];
+	int n, i;
+
+	if (understated(info))
+		return ethdev_record(port_id) != NULL;
+	n = bond_members(port_id, info, m);
+	if (n == 0 || ethdev_record(port_id) == NULL)
+		return false;
+	for (i = 0; i < n; i++) {
+		struct rte_eth_dev_info mi;
+
+		if (rte_eth_dev_info_get(m[i], &mi) != 0 || !understated(&mi) ||
+		    ethdev_record(m[i]) == NULL)
+			return false;
+	}
+	return true;
+}
+
 /* ethdev's range: an MTU whose frame also fits max_rx_pktlen (eth_dev_validate_mtu). */
 static void ethdev_range(const struct rte_eth_dev_info *info, uint32_t *min, uint32_t *max)
 {
@@ -98,7 +138,7 @@ int vdev_mtu_range(uint16_t port_id, uint32_t *min, uint32_t *max)
 	if ((rc = rte_eth_dev_info_get(port_id, &info)) < 0)
 		return rc;
 	ethdev_range(&info, min, max);
-	if (understated(&info) && *max < VDEV_MTU_MAX && ethdev_record(port_id) != NULL)
+	if (*max < VDEV_MTU_MAX && takes_more(port_id, &info))
 		*max = VDEV_MTU_MAX;
 	return 0;
 }
@@ -121,20 +161,43 @@ static int tap_kernel_mtu(const struct rte_eth_dev_info *info, uint16_t mtu)
 
 int vdev_mtu_set(uint16_t port_id, uint16_t mtu)
 {
+	uint16_t m[RTE_MAX_ETHPORTS];
 	struct ethdev_data_head *d;
 	struct rte_eth_dev_info info;
 	uint32_t min, max;
-	int rc;
+	int rc, n, i;
 
 	if ((rc = rte_eth_dev_info_get(port_id, &info)) < 0)
 		return rc;
 	ethdev_range(&info, &min, &max);
-	if (!understated(&info) || (mtu >= min && mtu <= max))
+	if ((mtu >= min && mtu <= max) || !takes_more(port_id, &info))
 		return rte_eth_dev_set_mtu(port_id, mtu);
 	if (mtu < min || mtu > VDEV_MTU_MAX || (d = ethdev_record(port_id)) == NULL)
 		return -EINVAL;
+	/* a bond: its members first, as its own MTU call would */
+	n = bond_members(port_id, &info, m);
+	for (i = 0; i < n; i++)
+		if ((rc = vdev_mtu_set(m[i], mtu)) < 0)
+			return rc;
 	if (strcmp(info.driver_name, "net_tap") == 0 && (rc = tap_kernel_mtu(&info, mtu)) < 0)
 		return rc;
 	__atomic_store_n(&d->mtu, mtu, __ATOMIC_RELAXED);
 	return 0;
+}
+
+bool vdev_rx_chains(uint16_t port_id)
+{
+	uint16_t m[RTE_MAX_ETHPORTS];
+	struct rte_eth_dev_info info;
+	int n, i;
+
+	if (rte_eth_dev_info_get(port_id, &info) != 0)
+		return false;
+	if (strcmp(info.driver_name, "net_memif") == 0)
+		return true;
+	n = bond_members(port_id, &info, m);
+	for (i = 0; i < n; i++)
+		if (!vdev_rx_chains(m[i]))
+			return false;
+	return n > 0;
 }

@@ -5,6 +5,7 @@
 
 #include "dataplane/workarounds/dpdk_version.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_ethdev.h>
@@ -23,5 +24,10 @@ int vdev_mtu_range(uint16_t port_id, uint32_t *min, uint32_t *max);
  * and TAP, ethdev's record of the MTU, and for TAP also the MTU of its kernel interface.
  * Returns 0, -ENOTSUP where the driver has no MTU to set, or a negative errno. */
 int vdev_mtu_set(uint16_t port_id, uint16_t mtu);
+
+/* Whether the port receives a frame longer than a packet buffer as a chain of them without
+ * RTE_ETH_RX_OFFLOAD_SCATTER, which its driver does not offer: memif, and a bond of memif
+ * ports (a bond offers what all its members do). */
+bool vdev_rx_chains(uint16_t port_id);
 
 #endif

@@ -5,8 +5,9 @@
 # (LACP is DPDK's bonding driver's), the two kernels ping each other over bond0, and when one
 # side shuts a member down traffic goes on over the other. The same for active-backup, whose
 # backup member takes over, and balance-xor, which goes on over the member left. show
-# interfaces bond0 names each member's LACP states; a VLAN sub-interface rides the bond; a
-# static route through the bond outlives its shutdown.
+# interfaces bond0 names each member's LACP states; a VLAN sub-interface rides the bond; the
+# bond takes MTU 9000 at run time and 8000-byte pings cross it; a static route through the
+# bond outlives its shutdown.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin bond
 
@@ -127,6 +128,16 @@ run_mode() {	# MODE ROLE_A ROLE_B
 		peer b -c "configure terminal" -c "interface bond0.100" -c "ip address 198.18.3.2/24" -c "end" >/dev/null
 		check "802.3ad: and over sub-interface bond0.100 (VLAN 100 on the bond)" \
 			bash -c "ip netns exec $A ping -c 3 -i 0.2 -W 1 198.18.3.2 | grep -q ' 0% packet loss'"
+		# jumbo frames taken at run time: larger than the 2 KiB packet buffers, they cross the
+		# bond's members as chains both ways
+		local jumbo
+		jumbo=$(peer a -c "configure terminal" -c "interface bond0" -c "mtu 9000" -c "end" 2>&1)
+		jumbo+=$(peer b -c "configure terminal" -c "interface bond0" -c "mtu 9000" -c "end" 2>&1)
+		check "802.3ad: bond0 takes MTU 9000 while ternd runs: ${jumbo:-no complaint}" [ -z "$jumbo" ]
+		wait_for "802.3ad: the kernels' bond0 run at 9000" \
+			bash -c "ip -n $A link show bond0 | grep -q 'mtu 9000' && ip -n $B link show bond0 | grep -q 'mtu 9000'"
+		check "802.3ad: 8000-byte pings with DF cross bond0 whole, both ways" \
+			bash -c "ip netns exec $A ping -c 3 -i 0.2 -W 1 -M do -s 8000 198.18.2.2 | grep -q ' 0% packet loss'"
 	fi
 	local was other
 	was=$(active a)
