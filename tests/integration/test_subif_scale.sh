@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Sub-interfaces at a provider edge's scale: 4000 802.1Q sub-interfaces of dp0, each with an
-# IPv4 /30 and a kernel interface of its own, made from the shell, forwarded over (a sample
-# of them, both ways, tagged frames from vlan_host.py), written to the store and made again
-# by a restart, then removed. The shell answers for them at once, and the interface limit
+# Sub-interfaces at a provider edge's scale: 4000 sub-interfaces of dp0, the first half
+# 802.1Q (dp0.V: VLAN V), the second QinQ (802.1ad 10, 802.1Q V - 2000), each with an IPv4
+# /30 and a kernel interface of its own, made from the shell, forwarded over (a sample of
+# them, both ways, tagged frames from vlan_host.py), written to the store and made again by
+# a restart, then removed. The shell answers for them at once, and the interface limit
 # ([interfaces] max) refuses one more with a sentence and leaves nothing half made.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin subif_scale
@@ -13,6 +14,8 @@ two_hosts "[metrics]
 listen = 9101"
 
 addr() { local o=$(($1 * 4)); echo "198.19.$((o >> 8)).$(((o & 255) + ${2:-1}))"; }	# V [HOST]
+# dp0.V's tags, as vlan_host.py writes them: V, or 10.C for the QinQ half
+tags() { if [ "$1" -le $((N / 2)) ]; then echo "$1"; else echo "10.$(($1 - N / 2))"; fi; }
 subif_links() { ip -n "$R" -o link show | awk -F': ' '$2 ~ /^dp0\.[0-9]+$/' | wc -l; }
 subif_links_are() { [ "$(subif_links)" = "$1" ]; }	# N
 # the control thread's CPU (the main thread's: the API and the metrics endpoint are its)
@@ -32,7 +35,12 @@ idle2=$(exception_idle_ticks)
 
 {
 	echo "configure terminal"
-	for v in $(seq 1 $N); do echo "interface dp0.$v"; echo "ip address $(addr "$v")/30"; echo "exit"; done
+	for v in $(seq 1 $N); do
+		echo "interface dp0.$v"
+		[ "$v" -gt $((N / 2)) ] && echo "encapsulation dot1ad 10 dot1q $((v - N / 2))"
+		echo "ip address $(addr "$v")/30"
+		echo "exit"
+	done
 	echo "end"
 } > "$T_DIR/make.txt"
 t0=$(date +%s%N)
@@ -92,10 +100,12 @@ timed "the $pages pages take $(elapsed "$t0") s; the largest is $biggest bytes a
 	[ "$worst" -lt 100 ]
 check "show interfaces dp0.1234 finds it" json_true \
 	"j['interfaces'][0]['encapsulation'] == 'dot1q 1234'" <<<"$(tern_cli --json -c "show interfaces dp0.1234")"
+check "and dp0.$N is QinQ" json_true \
+	"j['interfaces'][0]['encapsulation'] == 'dot1ad 10 dot1q $((N / 2))'" <<<"$(tern_cli --json -c "show interfaces dp0.$N")"
 
 vlan_host_start() {	# answers for the sample hosts on h1's wire
 	local serve=() v
-	for v in $SAMPLE; do serve+=("$v=$(addr "$v" 2)"); done
+	for v in $SAMPLE; do serve+=("$(tags "$v")=$(addr "$v" 2)"); done
 	ip netns exec "$H1" /usr/bin/python3 "$(dirname "$0")/vlan_host.py" serve "$W0" \
 		"$(host_mac "$H1" "$W0")" "${serve[@]}" &
 	T_PIDS+=("$!")
@@ -120,7 +130,7 @@ forwards_sample() {	# the router's kernel resolves each sample host; h2 then rea
 	[ "$lost" = 0 -a "$(fwd4)" = "$k" ]
 }
 rx=$(if_counter dp0.2500 rx_packets) tx=$(if_counter dp0.2500 tx_packets)
-check "h2 reaches the hosts on VLANs $SAMPLE through the dataplane, both ways" forwards_sample
+check "h2 reaches the hosts on VLANs $(for v in $SAMPLE; do tags "$v"; done | xargs) through the dataplane, both ways" forwards_sample
 check "dp0.2500 counts them in and out ($rx -> $(if_counter dp0.2500 rx_packets), $tx -> $(if_counter dp0.2500 tx_packets))" \
 	[ "$(if_counter dp0.2500 rx_packets)" -ge $((rx + 2)) -a "$(if_counter dp0.2500 tx_packets)" -ge $((tx + 2)) ]
 
