@@ -235,6 +235,7 @@ install: all
 	install -D -m 0755 $(BUILD)/tern $(DESTDIR)$(PREFIX)/bin/tern
 	install -D -m 0755 $(BUILD)/tern-bench $(DESTDIR)$(PREFIX)/bin/tern-bench
 	install -D -m 0644 etc/ternd.conf $(DESTDIR)/etc/tern/ternd.conf
+	install -D -m 0644 etc/prometheus/tern-alerts.yml $(DESTDIR)$(PREFIX)/share/tern/prometheus/tern-alerts.yml
 	install -D -m 0644 etc/ternd.service $(DESTDIR)/lib/systemd/system/ternd.service
 	install -D -m 0644 docs/man/ternd.8 $(DESTDIR)$(PREFIX)/share/man/man8/ternd.8
 	install -D -m 0644 docs/man/tern.8 $(DESTDIR)$(PREFIX)/share/man/man8/tern.8

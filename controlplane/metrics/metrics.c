@@ -14,6 +14,7 @@
 #include "dataplane/acl/acl.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/node.h"
 #include "dataplane/punt/node_sink.h"
 #include "dataplane/punt/punt.h"
 #include "dataplane/stages.h"
@@ -117,6 +118,11 @@ static void ports(struct outbuf *ob)
 	PAGE_FOREACH_IFACE(i)
 		ob_printf(ob, "tern_port_link_up{port=\"%s\"} %d\n", dp.ports[i].name,
 			  dp_port_link_up(&dp.ports[i], NULL));
+	family(ob, "tern_port_admin_up", "gauge",
+	       "1 when the port is administratively up (its kernel interface is up: no shutdown)");
+	PAGE_FOREACH_IFACE(i)
+		ob_printf(ob, "tern_port_admin_up{port=\"%s\"} %d\n", dp.ports[i].name,
+			  dp_port_map.up[i] ? 1 : 0);
 	family(ob, "tern_port_punted", "counter", "Packets sent to the kernel, by port and reason");
 	PAGE_FOREACH_IFACE(i) {
 		struct dp_punt_stats ps;
