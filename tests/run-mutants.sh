@@ -59,8 +59,7 @@ mutant vlan-unmap-grace dataplane/l2/vlan.c '\tdp_rcu_synchronize();\n\t/* no wo
 	'\t/* no worker can still be reading the key' test_vlan
 mutant vlan-output-headroom dataplane/l2/node_vlan_output.c 'if (unlikely(b->data_off < len || ' \
 	'if (unlikely(' test_vlan
-mutant fast-l2-headroom dataplane/l2/fast_l2.h '|| m->data_off >= dp_tx_tags[nh->port].len;' \
-	'|| true;' test_vlan
+mutant fast-l2-headroom dataplane/l2/fast_l2.h 'return m->data_off >= t->len;' 'return true;' test_vlan
 # The reclaim's settle (of each FIB) and the aside token each cover what the other does when a
 # commit switched the FIB's copies: taken out together, a reader of released ids is caught.
 pairs=('rib-reclaim-settle+rib-aside-token test_rib_readers'

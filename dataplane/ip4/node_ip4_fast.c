@@ -83,14 +83,16 @@ static __rte_noinline rte_edge_t fast_forward_tagged(struct rte_mbuf *m, struct 
 						     uint32_t tl, const struct dp_nexthop *nh,
 						     struct dp_fast_l2_tagged *tagged, uint16_t i)
 {
-	if (unlikely(!dp_fast_l2_fits(m, nh)))
+	const struct dp_tx_tags *t = &dp_tx_tags[nh->port];
+
+	if (unlikely(!dp_fast_l2_fits(m, t)))
 		return IP4_FAST_NEXT_SLOW;
 	tl += sizeof(struct rte_ether_hdr);
 	if (unlikely(m->pkt_len > tl))
 		rte_pktmbuf_trim(m, m->pkt_len - tl);
 	dp_fast_l2_mark(tagged, m, i, nh->port);
 	ip4_ttl_decrement(ip);
-	return IP4_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh);
+	return IP4_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh, t);
 }
 
 /* Forwards m (its header ip, total length tl) by nh the way ip4_input, ip4_forward,

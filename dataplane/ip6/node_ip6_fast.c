@@ -68,14 +68,16 @@ static __rte_noinline rte_edge_t fast_forward_tagged(struct rte_mbuf *m, struct 
 						     uint32_t len, const struct dp_nexthop *nh,
 						     struct dp_fast_l2_tagged *tagged, uint16_t i)
 {
-	if (unlikely(!dp_fast_l2_fits(m, nh)))
+	const struct dp_tx_tags *t = &dp_tx_tags[nh->port];
+
+	if (unlikely(!dp_fast_l2_fits(m, t)))
 		return IP6_FAST_NEXT_SLOW;
 	len += sizeof(struct rte_ether_hdr);
 	if (unlikely(m->pkt_len > len))
 		rte_pktmbuf_trim(m, m->pkt_len - len);
 	dp_fast_l2_mark(tagged, m, i, nh->port);
 	ip->hop_limits--;
-	return IP6_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh);
+	return IP6_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh, t);
 }
 
 /* Forwards m (its header ip) by nh as ip6_forward, ip_rewrite and vlan_output would: its

@@ -18,22 +18,22 @@
 #include "dataplane/l2/vlan.h"
 #include "dataplane/node.h"
 
-/* Whether a frame leaving by nh has the room its tags take (none on a port). Checked
- * before the frame is changed: one without goes the long way, which counts its drop. */
-static inline bool dp_fast_l2_fits(const struct rte_mbuf *m, const struct dp_nexthop *nh)
+/* Whether frame m has the room tags t take. Checked before the frame is changed: one
+ * without goes the long way, which counts its drop. */
+static inline bool dp_fast_l2_fits(const struct rte_mbuf *m, const struct dp_tx_tags *t)
 {
-	return likely(nh->tx != DP_TX_VLAN) || m->data_off >= dp_tx_tags[nh->port].len;
+	return m->data_off >= t->len;
 }
 
 /*
  * Writes the Ethernet header of frame m, its network header at l3 and its EtherType already
- * before it, to leave sub-interface nh->port (dp_fast_l2_fits holds): the two MACs, then the
- * sub-interface's tags, the frame growing into its headroom. Returns the transmit edge, its
- * parent's.
+ * before it, to leave sub-interface nh->port, whose tags are t (dp_fast_l2_fits holds): the
+ * two MACs, then the tags, the frame growing into its headroom. Returns the transmit edge,
+ * its parent's.
  */
-static inline rte_edge_t dp_fast_l2_tag(struct rte_mbuf *m, uint8_t *l3, const struct dp_nexthop *nh)
+static inline rte_edge_t dp_fast_l2_tag(struct rte_mbuf *m, uint8_t *l3, const struct dp_nexthop *nh,
+					const struct dp_tx_tags *t)
 {
-	const struct dp_tx_tags *t = &dp_tx_tags[nh->port];
 	uint16_t len = t->len;
 	uint8_t *at = l3 - sizeof(struct rte_ether_hdr) - len;
 	uint64_t w;
@@ -47,7 +47,7 @@ static inline rte_edge_t dp_fast_l2_tag(struct rte_mbuf *m, uint8_t *l3, const s
 		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, RTE_VLAN_HLEN);
 	else
 		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, sizeof(w));
-	return dp_port_map.tx[t->parent];
+	return t->tx;
 }
 
 /* The frames of a vector that ip4_fast or ip6_fast tagged, a bit each: only they carry

@@ -27,11 +27,13 @@ static inline uint16_t tag_vid(const uint8_t *tci)
 	return ((tci[0] << 8) | tci[1]) & VID_MASK;
 }
 
-/* Takes len bytes of tags off after the MACs. */
+/* Takes len bytes of tags off after the MACs (the first segment holds them: checked). */
 static inline void tags_strip(struct rte_mbuf *m, uint8_t *d, uint16_t len)
 {
 	dp_vlan_macs_move(d + len, d);
-	rte_pktmbuf_adj(m, len);
+	m->data_off += len;
+	m->data_len -= len;
+	m->pkt_len -= len;
 }
 
 static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_run *r)

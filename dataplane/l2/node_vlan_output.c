@@ -39,7 +39,7 @@ static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct dp_vlan_
 		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, RTE_VLAN_HLEN);
 	else
 		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, sizeof(w));
-	return dp_port_map.tx[t->parent];
+	return t->tx;
 }
 
 static uint16_t vlan_output_process(struct rte_graph *graph, struct rte_node *node, void **objs,

@@ -81,6 +81,7 @@ static void tags_write(unsigned int index, const struct dp_port *p)
 	w[2] = rte_cpu_to_be_16(RTE_ETHER_TYPE_VLAN);
 	w[3] = rte_cpu_to_be_16(p->inner_vid);
 	t->parent = p->parent;
+	t->tx = dp_port_map.tx[p->parent];
 	memcpy(t->tag, w, sizeof(w));
 	t->len = p->inner_vid ? 2 * RTE_VLAN_HLEN : RTE_VLAN_HLEN;
 }

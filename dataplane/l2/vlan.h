@@ -39,8 +39,10 @@ struct dp_vlan_encap {
 struct dp_tx_tags {
 	uint16_t parent;		/* its port (dp.ports), whose port_tx sends it */
 	uint16_t len;			/* 4 or 8 */
+	uint16_t tx;			/* the parent's transmit edge (dp_port_map.tx) */
+	uint16_t pad;
 	uint8_t tag[8];
-};
+};	/* 16 bytes: a shift to index */
 extern struct dp_tx_tags *dp_tx_tags;	/* by interface */
 
 /* Per worker, per sub-interface: frames vlan_input gave it and their bytes, and the frames
