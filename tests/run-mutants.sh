@@ -57,9 +57,9 @@ mutant exception-class-order kni/exception.c 'for (c = 0; c < DP_PUNT_CLASS_MAX;
 mutant iface-limit dataplane/l2/vlan.c 'if (index == dp.max_ports) {' 'if (0) {' test_vlan
 mutant vlan-unmap-grace dataplane/l2/vlan.c '\tdp_rcu_synchronize();\n\t/* no worker can still be reading the key' \
 	'\t/* no worker can still be reading the key' test_vlan
-mutant vlan-output-headroom dataplane/l2/node_vlan_output.c 'if (unlikely(b->data_off < len || ' \
+mutant vlan-output-headroom dataplane/l2/node_vlan_output.c 'if (unlikely(b->data_off < t->len || ' \
 	'if (unlikely(' test_vlan
-mutant fast-l2-headroom dataplane/l2/fast_l2.h 'return m->data_off >= t->len;' 'return true;' test_vlan
+mutant fast-l2-headroom dataplane/l2/fast_l2.h 'if (unlikely(m->data_off < t->len))' 'if (0)' test_vlan
 # The reclaim's settle (of each FIB) and the aside token each cover what the other does when a
 # commit switched the FIB's copies: taken out together, a reader of released ids is caught.
 pairs=('rib-reclaim-settle+rib-aside-token test_rib_readers'

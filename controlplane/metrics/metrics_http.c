@@ -47,16 +47,16 @@ static long query_page(const char *q, const char *end)
 		long page = 0;
 
 		amp = amp ? amp : end;
-		if (amp - q > 5 && memcmp(q, "page=", 5) == 0) {
+		if (amp - q >= 5 && memcmp(q, "page=", 5) == 0) {
+			if (amp - q == 5 || amp - q > 5 + 6)	/* no digit, or more than 6 */
+				return -1;
 			for (v = q + 5; v < amp; v++) {
-				if (*v < '0' || *v > '9' || v - q - 5 >= 6)
+				if (*v < '0' || *v > '9')
 					return -1;
 				page = page * 10 + (*v - '0');
 			}
 			return page;
 		}
-		if (amp - q == 5 && memcmp(q, "page=", 5) == 0)
-			return -1;
 		q = amp + 1;
 	}
 	return 0;

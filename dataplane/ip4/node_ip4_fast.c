@@ -83,16 +83,12 @@ static __rte_noinline rte_edge_t fast_forward_tagged(struct rte_mbuf *m, struct 
 						     uint32_t tl, const struct dp_nexthop *nh,
 						     struct dp_fast_l2_tagged *tagged, uint16_t i)
 {
-	const struct dp_tx_tags *t = &dp_tx_tags[nh->port];
+	int k = dp_fast_l2_push(m, tl + sizeof(struct rte_ether_hdr), nh, tagged, i);
 
-	if (unlikely(!dp_fast_l2_fits(m, t)))
+	if (unlikely(k < 0))
 		return IP4_FAST_NEXT_SLOW;
-	tl += sizeof(struct rte_ether_hdr);
-	if (unlikely(m->pkt_len > tl))
-		rte_pktmbuf_trim(m, m->pkt_len - tl);
-	dp_fast_l2_mark(tagged, m, i, nh->port);
 	ip4_ttl_decrement(ip);
-	return IP4_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh, t);
+	return IP4_FAST_NEXT_PORT + k;
 }
 
 /* Forwards m (its header ip, total length tl) by nh the way ip4_input, ip4_forward,
@@ -262,6 +258,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t any = 0, all = UINT16_MAX;
 	struct dp_fast_l2_tagged tagged;
+	bool filtered = false;	/* an access list or RPF had its say after the tagging */
 	const uint32_t *tbl24;
 	unsigned int copy;
 	uint16_t i, head, at, end;
@@ -313,15 +310,19 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		fast_frames(objs, head, end, copy, entries, false, NULL, NULL, nexts, &any, &all,
 			    &tagged);
 	}
-	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN)))
+	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_IN))) {
 		any |= filter(graph, objs, nb, nexts, DP_ACL_IN, &tagged);
-	if (unlikely(dp_rpf_any(DP_RPF_IPV4)))
+		filtered = true;
+	}
+	if (unlikely(dp_rpf_any(DP_RPF_IPV4))) {
 		any |= rpf_check(objs, nb, nexts);
-	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT)))
+		filtered = true;
+	}
+	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT))) {
 		any |= filter(graph, objs, nb, nexts, DP_ACL_OUT, &tagged);
-	dp_fast_l2_done(&tagged, objs, nexts, nb, IP4_FAST_NEXT_PORT,
-			dp_acl_any(DP_ACL_IPV4, DP_ACL_IN) || dp_rpf_any(DP_RPF_IPV4) ||
-			dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT));
+		filtered = true;
+	}
+	dp_fast_l2_done(&tagged, objs, nexts, nb, IP4_FAST_NEXT_PORT, filtered);
 	dp_node_dispatch(graph, node, objs, nexts, nb, nexts[0], any ^ all);
 	return nb;
 }

@@ -68,16 +68,12 @@ static __rte_noinline rte_edge_t fast_forward_tagged(struct rte_mbuf *m, struct 
 						     uint32_t len, const struct dp_nexthop *nh,
 						     struct dp_fast_l2_tagged *tagged, uint16_t i)
 {
-	const struct dp_tx_tags *t = &dp_tx_tags[nh->port];
+	int k = dp_fast_l2_push(m, len + sizeof(struct rte_ether_hdr), nh, tagged, i);
 
-	if (unlikely(!dp_fast_l2_fits(m, t)))
+	if (unlikely(k < 0))
 		return IP6_FAST_NEXT_SLOW;
-	len += sizeof(struct rte_ether_hdr);
-	if (unlikely(m->pkt_len > len))
-		rte_pktmbuf_trim(m, m->pkt_len - len);
-	dp_fast_l2_mark(tagged, m, i, nh->port);
 	ip->hop_limits--;
-	return IP6_FAST_NEXT_PORT + dp_fast_l2_tag(m, (uint8_t *)ip, nh, t);
+	return IP6_FAST_NEXT_PORT + k;
 }
 
 /* Forwards m (its header ip) by nh as ip6_forward, ip_rewrite and vlan_output would: its
@@ -164,6 +160,7 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	rte_edge_t any = 0, all = UINT16_MAX;
 	struct dp_fast_l2_tagged tagged;
+	bool filtered = false;	/* an access list or RPF had its say after the tagging */
 	uint16_t i, n = 0;
 
 	if (unlikely(nb == 0))
@@ -189,15 +186,19 @@ static uint16_t ip6_fast_process(struct rte_graph *graph, struct rte_node *node,
 
 		nexts[k] = fast_forward(objs[k], hdr[k], dp_nh_get(nh[i]), &tagged, k);
 	}
-	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_IN)))
+	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_IN))) {
 		filter(graph, objs, nb, nexts, DP_ACL_IN, &tagged);
-	if (unlikely(dp_rpf_any(DP_RPF_IPV6)))
+		filtered = true;
+	}
+	if (unlikely(dp_rpf_any(DP_RPF_IPV6))) {
 		rpf_check(hdr, objs, nb, nexts);
-	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT)))
+		filtered = true;
+	}
+	if (unlikely(dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT))) {
 		filter(graph, objs, nb, nexts, DP_ACL_OUT, &tagged);
-	dp_fast_l2_done(&tagged, objs, nexts, nb, IP6_FAST_NEXT_PORT,
-			dp_acl_any(DP_ACL_IPV6, DP_ACL_IN) || dp_rpf_any(DP_RPF_IPV6) ||
-			dp_acl_any(DP_ACL_IPV6, DP_ACL_OUT));
+		filtered = true;
+	}
+	dp_fast_l2_done(&tagged, objs, nexts, nb, IP6_FAST_NEXT_PORT, filtered);
 	for (i = 0; i < nb; i++) {
 		any |= nexts[i];
 		all &= nexts[i];

@@ -18,38 +18,6 @@
 #include "dataplane/l2/vlan.h"
 #include "dataplane/node.h"
 
-/* Whether frame m has the room tags t take. Checked before the frame is changed: one
- * without goes the long way, which counts its drop. */
-static inline bool dp_fast_l2_fits(const struct rte_mbuf *m, const struct dp_tx_tags *t)
-{
-	return m->data_off >= t->len;
-}
-
-/*
- * Writes the Ethernet header of frame m, its network header at l3 and its EtherType already
- * before it, to leave sub-interface nh->port, whose tags are t (dp_fast_l2_fits holds): the
- * two MACs, then the tags, the frame growing into its headroom. Returns the transmit edge,
- * its parent's.
- */
-static inline rte_edge_t dp_fast_l2_tag(struct rte_mbuf *m, uint8_t *l3, const struct dp_nexthop *nh,
-					const struct dp_tx_tags *t)
-{
-	uint16_t len = t->len;
-	uint8_t *at = l3 - sizeof(struct rte_ether_hdr) - len;
-	uint64_t w;
-
-	m->data_off -= len;
-	m->data_len += len;
-	m->pkt_len += len;
-	memcpy(at, &nh->eth, 2 * RTE_ETHER_ADDR_LEN);
-	memcpy(&w, t->tag, sizeof(w));
-	if (len == RTE_VLAN_HLEN)
-		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, RTE_VLAN_HLEN);
-	else
-		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, sizeof(w));
-	return t->tx;
-}
-
 /* The frames of a vector that ip4_fast or ip6_fast tagged, a bit each: only they carry
  * their egress interface (dp_pkt_out), so the untagged ones cost no store. They are counted
  * as they are tagged, in a run (dp_fast_l2_done ends it). */
@@ -104,14 +72,34 @@ static inline void dp_fast_l2_done(struct dp_fast_l2_tagged *t, void *const *obj
 		return;
 	dp_vlan_run_flush(&t->run);
 	for (i = 0; filtered && i < nb; i++) {
-		const struct rte_mbuf *m = objs[i];
-		uint32_t out = *dp_pkt_out((struct rte_mbuf *)objs[i]);
+		struct rte_mbuf *m = objs[i];
+		uint32_t out = *dp_pkt_out(m);
 
 		if (dp_fast_l2_is_tagged(t, i) && nexts[i] < first) {
 			t->run.st[out].tx.packets--;
 			t->run.st[out].tx.bytes -= m->pkt_len - dp_tx_tags[out].len;
 		}
 	}
+}
+
+/*
+ * Sends frame m, frame i of the vector, out of sub-interface nh->port as the fast paths do:
+ * trimmed to frame_len (the Ethernet frame its network header claims; Ethernet pads short
+ * ones), counted and marked in tagged, and its tags pushed after nh's MACs. Returns the
+ * transmit edge, or -1 with the frame untouched when it has no room for the tags: the long
+ * way counts its drop. Its TTL or hop limit is the caller's.
+ */
+static inline int dp_fast_l2_push(struct rte_mbuf *m, uint32_t frame_len, const struct dp_nexthop *nh,
+				  struct dp_fast_l2_tagged *tagged, uint16_t i)
+{
+	const struct dp_tx_tags *t = &dp_tx_tags[nh->port];
+
+	if (unlikely(m->data_off < t->len))
+		return -1;
+	if (unlikely(m->pkt_len > frame_len))
+		rte_pktmbuf_trim(m, m->pkt_len - frame_len);
+	dp_fast_l2_mark(tagged, m, i, nh->port);
+	return dp_vlan_tags_push(m, t, (const uint8_t *)&nh->eth);
 }
 
 #endif

@@ -22,24 +22,12 @@ struct dp_tx_tags *dp_tx_tags;
 static inline rte_edge_t tag(struct rte_mbuf *b, uint16_t index, struct dp_vlan_run *r)
 {
 	const struct dp_tx_tags *t = &dp_tx_tags[index];
-	uint16_t len = t->len;
-	uint64_t w;
-	uint8_t *at;
 
-	if (unlikely(b->data_off < len || b->data_len < RTE_ETHER_HDR_LEN || RTE_MBUF_CLONED(b)))
+	if (unlikely(b->data_off < t->len || b->data_len < RTE_ETHER_HDR_LEN || RTE_MBUF_CLONED(b)))
 		return VLAN_OUTPUT_NEXT_DROP;
 	dp_vlan_run_add(r, index, b->pkt_len);
-	b->data_off -= len;
-	b->data_len += len;
-	b->pkt_len += len;
-	at = rte_pktmbuf_mtod(b, uint8_t *);
-	dp_vlan_macs_move(at, at + len);
-	memcpy(&w, t->tag, sizeof(w));
-	if (len == RTE_VLAN_HLEN)
-		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, RTE_VLAN_HLEN);
-	else
-		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, sizeof(w));
-	return t->tx;
+	/* the MACs move len bytes into the headroom */
+	return dp_vlan_tags_push(b, t, rte_pktmbuf_mtod(b, const uint8_t *));
 }
 
 static uint16_t vlan_output_process(struct rte_graph *graph, struct rte_node *node, void **objs,

@@ -19,6 +19,8 @@
 #include <rte_branch_prediction.h>
 
 #include <rte_ether.h>
+#include <rte_graph.h>
+#include <rte_mbuf.h>
 
 #include "dataplane/dp.h"
 
@@ -101,6 +103,32 @@ static inline void dp_vlan_macs_move(uint8_t *to, const uint8_t *from)
 	memcpy(&b, from + sizeof(a), sizeof(b));
 	memcpy(to, &a, sizeof(a));
 	memcpy(to + sizeof(a), &b, sizeof(b));
+}
+
+/*
+ * Pushes sub-interface tags t onto frame m, whose first segment has the room for them (the
+ * caller checked): the frame grows at its front by t->len, the two MACs are copied from macs
+ * to its new start (read whole first: they may be the frame's own, where they were), and the
+ * tags follow them. Returns the parent's transmit edge. vlan_output's and the fast paths'.
+ */
+static inline rte_edge_t dp_vlan_tags_push(struct rte_mbuf *m, const struct dp_tx_tags *t,
+					   const uint8_t *macs)
+{
+	uint16_t len = t->len;
+	uint8_t *at;
+	uint64_t w;
+
+	m->data_off -= len;
+	m->data_len += len;
+	m->pkt_len += len;
+	at = rte_pktmbuf_mtod(m, uint8_t *);
+	dp_vlan_macs_move(at, macs);
+	memcpy(&w, t->tag, sizeof(w));
+	if (len == RTE_VLAN_HLEN)
+		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, RTE_VLAN_HLEN);
+	else
+		memcpy(at + 2 * RTE_ETHER_ADDR_LEN, &w, sizeof(w));
+	return t->tx;
 }
 
 /*
