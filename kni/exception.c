@@ -407,7 +407,10 @@ void kni_sync(void)
 	kni_taps_flush();
 	for (i = 0; i < dp.nb_ports; i++) {
 		struct kni_port *k = &kports[i];
-		bool link = dp_port_link_up(&dp.ports[i], NULL);
+		/* as dp_port_links_refresh found it this tick: no driver asked again, none for
+		 * each of thousands of sub-interfaces */
+		bool link = dp.ports[i].started ? !dp_port_map.link_down[i] :
+						  dp_port_link_up(&dp.ports[i], NULL);
 
 		if (k->fd >= 0 && link != k->carrier && kni_tap_set_carrier(k->fd, link) == 0) {
 			k->carrier = link;

@@ -351,20 +351,23 @@ bool dp_port_link_up(const struct dp_port *p, uint32_t *speed_mbps)
 
 unsigned int dp_port_links_refresh(void)
 {
-	unsigned int i, changed = 0;
+	unsigned int i, pass, changed = 0;
 
-	for (i = 0; i < dp.nb_ports; i++) {
-		const struct dp_port *p = &dp.ports[i];
-		uint8_t down;
+	/* ports and bonds ask their drivers (a TAP's, a system call each), then each
+	 * sub-interface takes its port's answer: thousands of them cost no call of their own */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < dp.nb_ports; i++) {
+			const struct dp_port *p = &dp.ports[i];
+			uint8_t down;
 
-		if (!p->started)
-			continue;
-		down = !dp_port_link_up(p, NULL);	/* a sub-interface's: its port's */
-		if (down != dp_port_map.link_down[i]) {
-			dp_port_map.link_down[i] = down;
-			changed++;
+			if (!p->started || (p->kind == DP_PORT_VLAN) != (pass == 1))
+				continue;
+			down = pass == 0 ? !dp_port_link_up(p, NULL) : dp_port_map.link_down[p->parent];
+			if (down != dp_port_map.link_down[i]) {
+				dp_port_map.link_down[i] = down;
+				changed++;
+			}
 		}
-	}
 	return changed;
 }
 
