@@ -12,6 +12,9 @@ DEPS_PKGS := libdpdk libmnl readline sqlite3
 PKG_CFLAGS := $(shell pkg-config --cflags $(DEPS_PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(DEPS_PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null)
+# net-snmp's agent library, for ternd's AgentX subagent (controlplane/snmp/): ternd and the
+# tests and fuzz targets, which link the control plane, take it; tern and tern-bench do not
+SNMP_LIBS := $(shell pkg-config --libs netsnmp-agent 2>/dev/null)
 
 # -fno-strict-aliasing: packet code reads and writes headers through casts of byte
 # buffers (as the kernel does, and builds with the same flag). With strict aliasing, -O3
@@ -97,7 +100,7 @@ MEMIF_GUARDED := $(BUILD)/dpdk/librte_net_memif_guarded.a
 TERND_STATIC_LIBS := -Wl,--whole-archive \
 	$(patsubst -l:librte_net_memif.a,$(MEMIF_GUARDED),$(DPDK_DRIVERS)) -Wl,--no-whole-archive \
 	-Wl,--start-group $(DPDK_CORE_LIBS) -Wl,--end-group -Wl,--as-needed $(DPDK_SYSTEM_LIBS) \
-	$(shell pkg-config --libs libmnl sqlite3 2>/dev/null) -lm -lpthread
+	$(shell pkg-config --libs libmnl sqlite3 2>/dev/null) $(SNMP_LIBS) -lm -lpthread
 
 # A tern-bench with DPDK (only the drivers it needs: vdev bus, null, memif and
 # ring ports) and the C library linked in, to run on machines without DPDK.
@@ -119,7 +122,7 @@ $(BUILD)/obj/%.o: %.c
 
 $(BUILD)/ternd: $(TERND_OBJ) $(call obj,$(INTERPOSE_INTR) $(INTERPOSE_PCAPNG))
 	@echo "  LD      $@"
-	@$(CC) $(LDFLAGS) $(INTERPOSE_INTR_EXPORT) $(INTERPOSE_PCAPNG_EXPORT) $^ -o $@ $(LDLIBS)
+	@$(CC) $(LDFLAGS) $(INTERPOSE_INTR_EXPORT) $(INTERPOSE_PCAPNG_EXPORT) $^ -o $@ $(LDLIBS) $(SNMP_LIBS)
 $(BUILD)/ternd-static: $(TERND_OBJ) $(MEMIF_GUARDED)
 	@echo "  LD      $@ (DPDK static)"
 	@$(CC) $(LDFLAGS) $(TERND_OBJ) -o $@ $(TERND_STATIC_LIBS)
@@ -144,13 +147,13 @@ $(BUILD)/tern-bench: $(BENCH_OBJ)
 $(BUILD)/tests/%: tests/unit/%.c $(LIB_OBJ) $$(call interposers,$$*)
 	@mkdir -p $(dir $@)
 	@echo "  TEST    $@"
-	@$(CC) $(CFLAGS) $< $(LIB_OBJ) $(call interposers,$*) -o $@ $(LDFLAGS) $(LDLIBS) $(CMOCKA_LIBS)
+	@$(CC) $(CFLAGS) $< $(LIB_OBJ) $(call interposers,$*) -o $@ $(LDFLAGS) $(LDLIBS) $(SNMP_LIBS) $(CMOCKA_LIBS)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_OBJ) $$(call interposers,$$*)
 	@mkdir -p $(dir $@)
 	@echo "  FUZZ    $@"
 	@$(CC) $(CFLAGS) -fsanitize=fuzzer $< $(LIB_OBJ) $(call interposers,$*) -o $@ $(LDFLAGS) \
-		$(if $(filter %interpose_intr.o,$(call interposers,$*)),$(INTERPOSE_INTR_EXPORT)) $(LDLIBS)
+		$(if $(filter %interpose_intr.o,$(call interposers,$*)),$(INTERPOSE_INTR_EXPORT)) $(LDLIBS) $(SNMP_LIBS)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
@@ -236,6 +239,8 @@ install: all
 	install -D -m 0755 $(BUILD)/tern-bench $(DESTDIR)$(PREFIX)/bin/tern-bench
 	install -D -m 0644 etc/ternd.conf $(DESTDIR)/etc/tern/ternd.conf
 	install -D -m 0644 etc/prometheus/tern-alerts.yml $(DESTDIR)$(PREFIX)/share/tern/prometheus/tern-alerts.yml
+	install -D -m 0644 etc/snmp/snmpd-tern.conf $(DESTDIR)$(PREFIX)/share/tern/snmp/snmpd-tern.conf
+	install -D -m 0644 etc/snmp/snmpd-tern.service.conf $(DESTDIR)$(PREFIX)/share/tern/snmp/snmpd-tern.service.conf
 	install -D -m 0644 etc/ternd.service $(DESTDIR)/lib/systemd/system/ternd.service
 	install -D -m 0644 docs/man/ternd.8 $(DESTDIR)$(PREFIX)/share/man/man8/ternd.8
 	install -D -m 0644 docs/man/tern.8 $(DESTDIR)$(PREFIX)/share/man/man8/tern.8

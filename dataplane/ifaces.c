@@ -15,6 +15,7 @@
 #include "dataplane/fib/rpf.h"
 #include "dataplane/icmp/icmp6.h"
 #include "dataplane/ifaces.h"
+#include "dataplane/l2/group_count.h"
 #include "dataplane/l2/vlan.h"
 #include "dataplane/node.h"
 
@@ -48,12 +49,14 @@ static unsigned int tables_list(struct iface_table *t, unsigned int nb_workers)
 	for (f = 0; f < DP_ACL_FAMILIES; f++)
 		for (d = 0; d < DP_ACL_DIRS; d++)
 			t[n++] = (struct iface_table)TABLE(dp_acl_bound[f][d], 0);	/* NOLINT: pointers */
-	for (w = 0; w < nb_workers; w++)
+	for (w = 0; w < nb_workers; w++) {
 		t[n++] = (struct iface_table)TABLE(dp_vlan_stats[w], 0);
+		t[n++] = (struct iface_table)TABLE(dp_group_counts[w], 0);
+	}
 	return n;
 }
 
-#define TABLES_MAX (16 + DP_RPF_FAMILIES + DP_ACL_FAMILIES * DP_ACL_DIRS + DP_MAX_WORKERS)
+#define TABLES_MAX (16 + DP_RPF_FAMILIES + DP_ACL_FAMILIES * DP_ACL_DIRS + 2 * DP_MAX_WORKERS)
 
 int dp_ifaces_init(unsigned int max, unsigned int nb_workers)
 {
@@ -81,6 +84,8 @@ int dp_ifaces_init(unsigned int max, unsigned int nb_workers)
 	for (w = nb_workers; w < DP_MAX_WORKERS; w++) {
 		free(dp_vlan_stats[w]);
 		dp_vlan_stats[w] = NULL;
+		free(dp_group_counts[w]);
+		dp_group_counts[w] = NULL;
 	}
 	for (i = 0; i < n; i++) {
 		free(*t[i].at);

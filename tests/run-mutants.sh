@@ -57,6 +57,10 @@ mutant exception-class-order kni/exception.c 'for (c = 0; c < DP_PUNT_CLASS_MAX;
 mutant iface-limit dataplane/l2/vlan.c 'if (index == dp.max_ports) {' 'if (0) {' test_vlan
 mutant vlan-unmap-grace dataplane/l2/vlan.c '\tdp_rcu_synchronize();\n\t/* no worker can still be reading the key' \
 	'\t/* no worker can still be reading the key' test_vlan
+mutant if-counters-cleared controlplane/snmp/if_counters.c \
+	'raw[k] >= c->raw[k] ? raw[k] - c->raw[k] : raw[k]' 'raw[k] - c->raw[k]' test_if_counters
+mutant if-counters-ucast-back controlplane/snmp/if_counters.c 'return u > before ? u : before;' \
+	'return u + 0 * before;' test_if_counters
 mutant vlan-output-headroom dataplane/l2/node_vlan_output.c 'if (unlikely(b->data_off < t->len || ' \
 	'if (unlikely(' test_vlan
 mutant fast-l2-headroom dataplane/l2/fast_l2.h 'if (unlikely(m->data_off < t->len))' 'if (0)' test_vlan

@@ -92,6 +92,7 @@ struct tern_config {
 	char capture_dir[200];	/* captures are written here only */
 	bool log_syslog;
 	char metrics_listen[64];	/* "ADDR:PORT"; empty: no metrics endpoint */
+	char snmp_agentx[108];		/* the AgentX master's socket; empty: no subagent */
 	/* [control-plane]: each punt class's policer on every port, but the last class (other),
 	 * whose policer is each port's punt_rate and punt_burst; the management ports */
 	uint32_t copp_rate[TERN_PUNT_CLASSES], copp_burst[TERN_PUNT_CLASSES];

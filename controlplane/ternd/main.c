@@ -21,6 +21,7 @@
 #include "controlplane/metrics/metrics.h"
 #include "controlplane/metrics/rates.h"
 #include "controlplane/metrics/telemetry.h"
+#include "controlplane/snmp/snmp_agent.h"
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/cmd_config.h"
@@ -387,6 +388,7 @@ static void tick(void)
 	rates_tick();
 	api_server_tick();
 	metrics_server_tick();
+	snmp_agent_tick();
 }
 
 /* The FIB copy workers left at start, brought level in slices of 1 MiB of entries. */
@@ -399,6 +401,7 @@ static void shutdown_all(void)
 {
 	api_server_stop();
 	metrics_server_stop();
+	snmp_agent_stop();
 	netlink_stop();
 	dp_workers_stop();
 	kni_stop();
@@ -504,6 +507,8 @@ int main(int argc, char **argv)
 				      &cfg.api_limits, err, sizeof(err));
 	if (rc == 0 && cfg.metrics_listen[0])
 		rc = metrics_server_start(cfg.metrics_listen, err, sizeof(err));
+	if (rc == 0 && cfg.snmp_agentx[0])
+		rc = snmp_agent_start(cfg.snmp_agentx, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "ternd: %s\n", err);
 		shutdown_all();

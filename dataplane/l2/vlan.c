@@ -9,6 +9,7 @@
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
 #include "dataplane/rcu.h"
+#include "dataplane/l2/group_count.h"
 #include "dataplane/l2/vlan.h"
 #include "dataplane/l2/vlan_map.h"
 
@@ -230,6 +231,7 @@ int dp_vlan_add(const char *name, unsigned int parent, const struct dp_vlan_enca
 		dp_vlan_stats[w][index].tx.packets = 0;
 		dp_vlan_stats[w][index].tx.bytes = 0;
 	}
+	dp_group_count_zero(index);
 	dp_punt_port_init(index, parent);
 	if (index == dp.nb_ports)
 		dp.nb_ports++;

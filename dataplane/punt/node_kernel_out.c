@@ -10,6 +10,7 @@
 #include <rte_ring.h>
 
 #include "dataplane/node.h"
+#include "dataplane/l2/group_count.h"
 #include "dataplane/l2/node_port.h"
 #include "dataplane/punt/punt.h"
 
@@ -20,6 +21,7 @@ static uint16_t kernel_out_process(struct rte_graph *graph, struct rte_node *nod
 				   uint16_t nb)
 {
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
+	struct dp_group_count *groups = dp_group_counts[graph->id];	/* graph id = worker */
 	struct rte_mbuf **m = (struct rte_mbuf **)node->objs;
 	uint16_t n, odd = 0, i;
 
@@ -27,7 +29,12 @@ static uint16_t kernel_out_process(struct rte_graph *graph, struct rte_node *nod
 	if (n == 0)
 		return 0;
 	for (i = 0; i < n; i++) {
-		nexts[i] = dp_tx_edge(m[i], dp_port_map.index[m[i]->port]);
+		uint16_t index = dp_port_map.index[m[i]->port];
+
+		if (likely(m[i]->data_len >= RTE_ETHER_ADDR_LEN))
+			dp_group_count(groups, index, rte_pktmbuf_mtod(m[i], struct rte_ether_addr *),
+				       false);
+		nexts[i] = dp_tx_edge(m[i], index);
 		odd |= nexts[i] ^ nexts[0];
 	}
 	node->idx = n;

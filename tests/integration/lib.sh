@@ -94,7 +94,7 @@ write_tap_config() {	# NPORTS [extra lines]
 			rx="$rx dp$i:0"
 		done
 		echo "[worker 1]"
-		echo "rx =$rx"
+		echo "rx =$rx${T_RX_EXTRA:-}"	# T_RX_EXTRA: more rx queues (a bond's) for the worker
 		echo "[mempool]"
 		echo "mbufs = 8192"
 		echo "[fib]"
@@ -150,6 +150,29 @@ EOC
 	ip netns exec "$H2" bird -c "$T_DIR/bird-h2.conf" -s "$T_DIR/bird-h2.ctl" -P "$T_DIR/bird-h2.pid"
 	T_PIDS+=("$(cat "$T_DIR/bird-h2.pid")")
 }
+
+# Debian's snmpd as the AgentX master in namespace NS, as tern's own snmpd pieces set it up
+# (etc/snmp/: snmpd-tern.conf, and the -I flags of snmpd-tern.service.conf), its socket
+# $T_DIR/agentx.sock (ternd's [snmp] agentx), answering SNMPv2c (community public) on
+# 127.0.0.1:16100 and sending notifications to 127.0.0.1:16200. Its pid in SNMPD.
+snmpd_start() {	# NS
+	local etc
+	etc=$(dirname "${BASH_SOURCE[0]}")/../../etc/snmp
+	[ -e "$T_DIR/snmpd.conf" ] || {
+		sed "s|/var/agentx/master|$T_DIR/agentx.sock|" "$etc/snmpd-tern.conf"
+		printf '%s\n' "agentaddress udp:127.0.0.1:16100" "rocommunity public 127.0.0.1" \
+			"trap2sink udp:127.0.0.1:16200 public"
+	} > "$T_DIR/snmpd.conf"
+	mkdir -p "$T_DIR/snmp-state"
+	# shellcheck disable=SC2046
+	ip netns exec "$1" env SNMP_PERSISTENT_DIR="$T_DIR/snmp-state" snmpd -f -C \
+		-c "$T_DIR/snmpd.conf" $(grep -o -- '-I [^ ]*' "$etc/snmpd-tern.service.conf") \
+		-Lf "$T_DIR/snmpd.log" -p "$T_DIR/snmpd.pid" &
+	SNMPD=$!
+	T_PIDS+=("$SNMPD")
+}
+# ternd's log says TEXT
+logged() { grep -q "$1" "$T_DIR/ternd.log"; }
 
 # Two ternds back to back (a bond, a memif link): each SIDE has its configuration in
 # $T_DIR/SIDE.conf, with the EAL file prefix ${T_ID}SIDE and the API socket $T_DIR/SIDE.sock.
@@ -299,7 +322,8 @@ two_hosts_on_hugepages() {	# [extra config lines]
 # then the kernel sends nothing out of it. Both ports' links must be up, and so must
 # both kernel interfaces' carriers.
 links_up() {
-	[ "$(tern_cli --json -c "show interfaces" | json_field '",".join(i["link"] for i in j["interfaces"])')" = "up,up" ] &&
+	[ "$(tern_cli --json -c "show interfaces" |
+		json_field '",".join(i["link"] for i in j["interfaces"] if i["name"] in ("dp0", "dp1"))')" = "up,up" ] &&
 		carrier dp0 LOWER_UP && carrier dp1 LOWER_UP
 }
 # A kernel interface in ternd's namespace shows FLAG (LOWER_UP: carrier; NO-CARRIER).

@@ -4,14 +4,18 @@
 # 802.1Q (dp0.V: VLAN V), the second QinQ (802.1ad 10, 802.1Q V - 2000), each with an IPv4
 # /30 and a kernel interface of its own, made from the shell, forwarded over (a sample of
 # them, both ways, tagged frames from vlan_host.py), written to the store and made again by
-# a restart, then removed. The shell answers for them at once, and the interface limit
+# a restart, then removed. snmpd's walk of IF-MIB's ifXTable, ternd its subagent, lists them
+# all. The shell answers for them at once, and the interface limit
 # ([interfaces] max) refuses one more with a sentence and leaves nothing half made.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin subif_scale
 N=${SCALE_N:-4000}
 SAMPLE=${SCALE_SAMPLE:-"1 2 1234 2500 4000"}
 two_hosts "[metrics]
-listen = 9101"
+listen = 9101
+[snmp]
+agentx = $T_DIR/agentx.sock"
+snmpd_start "$R"
 
 addr() { local o=$(($1 * 4)); echo "198.19.$((o >> 8)).$(((o & 255) + ${2:-1}))"; }	# V [HOST]
 # dp0.V's tags, as vlan_host.py writes them: V, or 10.C for the QinQ half
@@ -98,6 +102,20 @@ check "every interface's series is on one page ($(wc -l < "$T_DIR/rx_series") of
 		grep -q "dp0.4000" "$T_DIR/rx_series"'
 timed "the $pages pages take $(elapsed "$t0") s; the largest is $biggest bytes and took ${worst} ms of the control thread's CPU (< 100)" \
 	[ "$worst" -lt 100 ]
+# IF-MIB: a walk of the whole ifXTable (GETBULK, 50 objects an answer). snmpd asks its
+# subagent for one object at a time (net-snmp's master turns a GETBULK into a GETNEXT each
+# repetition), so the walk is an AgentX exchange an object: it is timed, and ternd's share
+# held to 50 us of its control thread's CPU an object.
+WAIT_S=15 wait_for "ternd is snmpd's subagent" logged "connected to the AgentX master"
+c0=$(cpu_ticks) t0=$(date +%s%N)
+ip netns exec "$R" env MIBS= snmpbulkwalk -v2c -c public -On -Cr50 -t 5 127.0.0.1:16100 \
+	1.3.6.1.2.1.31.1.1.1 > "$T_DIR/ifxtable.txt" 2>&1
+walk_s=$(elapsed "$t0") ms=$((($(cpu_ticks) - c0) * 1000 / $(getconf CLK_TCK)))
+objects=$(wc -l < "$T_DIR/ifxtable.txt")
+names=$(grep -c '^\.1\.3\.6\.1\.2\.1\.31\.1\.1\.1\.1\.[0-9]* = STRING: "dp0\.[0-9]*"' "$T_DIR/ifxtable.txt")
+check "a walk of ifXTable through snmpd has a row for each sub-interface ($names)" [ "$names" = $N ]
+timed "it answers its $objects objects in $walk_s s, ${ms} ms of ternd's control thread ($((ms * 1000 / objects)) us an object, < 50)" \
+	[ $((ms * 1000 / objects)) -lt 50 ]
 check "show interfaces dp0.1234 finds it" json_true \
 	"j['interfaces'][0]['encapsulation'] == 'dot1q 1234'" <<<"$(tern_cli --json -c "show interfaces dp0.1234")"
 check "and dp0.$N is QinQ" json_true \
