@@ -13,6 +13,7 @@
 #include <net-snmp/library/large_fd_set.h>
 
 #include "controlplane/snmp/if_mib.h"
+#include "controlplane/snmp/ip_mib.h"
 #include "controlplane/snmp/snmp_agent.h"
 #include "controlplane/ternd/event_loop.h"
 #include "controlplane/ternd/log.h"
@@ -181,8 +182,11 @@ int snmp_agent_start(const char *socket, char *err, size_t errlen)
 	netsnmp_ds_set_int(NETSNMP_DS_APPLICATION_ID, NETSNMP_DS_AGENT_AGENTX_PING_INTERVAL,
 			   SNMP_AGENT_PING_S);
 	rc = if_mib_init();
+	if (rc == 0)
+		rc = ip_mib_init();
 	if (rc < 0) {
-		snprintf(err, errlen, "cannot register IF-MIB's tables with net-snmp: %s", strerror(-rc));
+		snprintf(err, errlen, "cannot register IF-MIB's and IP-MIB's tables with net-snmp: %s",
+			 strerror(-rc));
 		snmp_shutdown(AGENT_NAME);
 		return rc;
 	}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * ternd as an AgentX subagent (RFC 2741) of the system's snmpd, on net-snmp's agent library:
+ * ternd as an AgentX subagent (RFC 2741) of the system's snmpd, on net-snmp's agent library,
+ * serving IF-MIB (if_mib.h) and IP-MIB (ip_mib.h):
  * its sockets in the control thread's epoll loop, its timers on the tick, its requests
  * answered on the control thread from the tables that thread owns. A master that is absent
  * or goes away is connected to again every SNMP_AGENT_PING_S seconds, and each change logged

@@ -45,7 +45,7 @@ const struct config_section config_sections[] = {
 	{ "store", NULL, "The configuration database." },
 	{ "log", NULL, "Logging." },
 	{ "metrics", NULL, "The OpenMetrics endpoint." },
-	{ "snmp", NULL, "SNMP: ternd serves IF-MIB's ifTable and ifXTable for its interfaces as an AgentX subagent of the system's snmpd (net-snmp)." },
+	{ "snmp", NULL, "SNMP: ternd serves IF-MIB's ifTable and ifXTable for its interfaces, and IP-MIB's ipAddressTable and inetCidrRouteNumber, as an AgentX subagent of the system's snmpd (net-snmp)." },
 	{ "capture", NULL, "Packet captures." },
 	{ 0 },
 };
@@ -172,7 +172,7 @@ const struct config_key config_keys[] = {
 	  "PORT (on 127.0.0.1) or ADDRESS:PORT, in ternd's network namespace: ternd serves its counters as OpenMetrics text at http://ADDRESS:PORT/metrics; a router of more than 1024 interfaces in pages of 1024, /metrics?page=N (tern_metrics_pages says how many).", NULL },
 
 	{ "snmp", "agentx", CFG_PATH, 0, 0, NULL, "default: no subagent", CFG(snmp_agentx),
-	  "the AgentX master's socket, an absolute path (net-snmp's snmpd: master agentx, agentXSocket; /var/agentx/master by default). ternd connects to it as a subagent and serves a row of ifTable and ifXTable for each port, bond, bond member and sub-interface, ifIndex the ifindex of its kernel interface (a bond member's, which has none, 1000000000 plus its slot), and sends linkUp and linkDown notifications for ports and bonds; a master that is absent or goes away is connected to every 5 s. snmpd must be told not to serve its own rows of those tables: snmpd -I -ifTable,-ifXTable (ternd(8), SNMP).", NULL },
+	  "the AgentX master's socket, an absolute path (net-snmp's snmpd: master agentx, agentXSocket; /var/agentx/master by default). ternd connects to it as a subagent and serves a row of ifTable and ifXTable for each port, bond, bond member and sub-interface, ifIndex the ifindex of its kernel interface (a bond member's, which has none, 1000000000 plus its slot), IP-MIB's ipAddressTable (the interfaces' addresses, both families) and inetCidrRouteNumber (the RIB's routes), and sends linkUp and linkDown notifications for ports, bonds and members; a master that is absent or goes away is connected to every 5 s. snmpd must be told to leave those to ternd: snmpd -I -ifTable,ifXTable,ipAddressTable,inetCidrRouteTable (ternd(8), SNMP; /usr/share/tern/snmp).", NULL },
 
 	{ "capture", "dir", CFG_PATH, 0, 0, "/var/lib/tern/captures", NULL, CFG(capture_dir),
 	  "the only directory capture writes into, an absolute path. ternd makes it (mode 0750) and refuses one that is not its own or that others may write.", NULL },

@@ -1,11 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # ternd as an AgentX subagent of Debian's snmpd, in ternd's namespace, snmpd set up by tern's
-# etc/snmp pieces (so it leaves ifTable and ifXTable to ternd). ternd starts before snmpd and
-# connects when it comes. Each port, the bond, its members and a sub-interface have their rows, by the
-# ifindex of their kernel interface (a member's 1000000000 plus its slot). After h1 sends N
-# echo requests to h2 (every neighbour static, so that nothing else is unicast),
-# ifHCInUcastPkts of dp0 and ifHCOutUcastPkts of dp1 have grown by exactly N. dp1 shut reads
+# etc/snmp pieces (so it leaves ifTable, ifXTable, ipAddressTable and inetCidrRouteNumber to
+# ternd). ternd starts before snmpd and connects when it comes. Each port, the bond, its
+# members and a sub-interface have their rows, by the ifindex of their kernel interface (a
+# member's 1000000000 plus its slot). ipAddressTable has the interfaces' addresses of both
+# families with those ifIndexes, and inetCidrRouteNumber the RIB's routes. After h1 sends N
+# echo requests to h2 (every neighbour static, so that nothing else is unicast) and B to the
+# broadcast address, ifHCInUcastPkts of dp0 and ifHCOutUcastPkts of dp1 have grown by exactly
+# N and ifHCInBroadcastPkts of dp0 by B; clear counters sets none back. dp1 shut reads
 # down(2) and a linkDown notification for it reaches snmptrapd; no shutdown, linkUp. snmpd
 # restarted: ternd connects again and serves its rows.
 . "$(dirname "$0")/lib.sh"
@@ -53,6 +56,20 @@ wait_for "dp0.100's kernel interface is made" bash -c "ip -n $R link show dp0.10
 SUB=$(ifindex dp0.100)
 WAIT_S=3 wait_for "sub-interface dp0.100 has its row: ifType l2vlan(135)" is "$IF.3.$SUB" 135
 check "and its ifName" is "$IFX.1.$SUB" '"dp0.100"'
+
+# IP-MIB: the interfaces' addresses of both families, and the RIB's routes
+IPA=1.3.6.1.2.1.4.34.1
+ip -n "$R" addr add 2001:2:0:2::1/64 dev dp1 nodad
+v6=2.16.32.1.0.2.0.0.0.2.0.0.0.0.0.0.0.1	# 2001:2:0:2::1
+check "ipAddressIfIndex of 198.18.0.1 is dp0's ifIndex" is "$IPA.3.1.4.198.18.0.1" "$DP0"
+WAIT_S=3 wait_for "ipAddressIfIndex of 2001:2:0:2::1 is dp1's ifIndex" is "$IPA.3.$v6" "$DP1"
+check "and it is a unicast address, preferred" bash -c "[ \"\$(echo \$(for c in 4 7; do ip netns exec $R snmpget -v2c -c public -On -Oqv 127.0.0.1:16100 $IPA.\$c.$v6; done))\" = '1 1' ]"
+routes() {	# the kernel's routes the RIB holds, both families, in use or set aside
+	tern_cli --json -c "show ip route summary" | json_field "j['kernel_routes'] + j['alternates']"
+	tern_cli --json -c "show ipv6 route summary" | json_field "j['kernel_routes'] + j['alternates']"
+}
+n=$(($(routes | paste -sd+)))
+check "inetCidrRouteNumber is the RIB's $n routes" is 1.3.6.1.2.1.4.24.6.0 "$n"
 
 # every neighbour static: the hosts' of the router, the router's of the hosts
 for n in 0 1; do
