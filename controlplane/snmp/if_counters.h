@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 
+/* Each direction's in the same order (IF-MIB's columns rely on it). */
 enum if_count {
 	IFC_IN_OCTETS,
 	IFC_IN_PKTS,

@@ -193,6 +193,21 @@ static int if_type(const struct dp_port *p)
 	return p->is_bond ? IFTYPE_LAG : IFTYPE_ETHERNET;
 }
 
+/* ifTable's five counters of a direction (0 in, 1 out), in column order: octets, unicast,
+ * non-unicast, discards, errors (if_counters.h lists each direction's in that order). */
+static uint64_t direction_count(const struct if_counters *c, unsigned int out, unsigned int k)
+{
+	const unsigned int base = out ? IFC_OUT_OCTETS : IFC_IN_OCTETS;
+
+	switch (k) {
+	case 0: return c->total[base];
+	case 1: return out ? c->out_ucast : c->in_ucast;
+	case 2: return c->total[base + 2] + c->total[base + 3];
+	case 3: return c->total[base + 4];
+	default: return c->total[base + 5];
+	}
+}
+
 /* ifTable's column col of slot's row; false when there is no such column. */
 static bool if_column(unsigned int slot, unsigned int col, netsnmp_variable_list *vb)
 {
@@ -214,23 +229,13 @@ static bool if_column(unsigned int slot, unsigned int col, netsnmp_variable_list
 	case 7: set_int(vb, ASN_INTEGER, admin_up(slot) ? IF_UP : IF_DOWN); break;
 	case 8: set_int(vb, ASN_INTEGER, oper_status(slot)); break;
 	case 9: set_int(vb, ASN_TIMETICKS, (long)s->last_change); break;
-	case 10: set_int(vb, ASN_COUNTER, (uint32_t)counters(slot)->total[IFC_IN_OCTETS]); break;
-	case 11: set_int(vb, ASN_COUNTER, (uint32_t)counters(slot)->in_ucast); break;
-	case 12:
-		set_int(vb, ASN_COUNTER, (uint32_t)(counters(slot)->total[IFC_IN_MCAST] +
-						    counters(slot)->total[IFC_IN_BCAST]));
+	case 10 ... 14:
+		set_int(vb, ASN_COUNTER, (uint32_t)direction_count(counters(slot), 0, col - 10));
 		break;
-	case 13: set_int(vb, ASN_COUNTER, (uint32_t)counters(slot)->total[IFC_IN_DISCARDS]); break;
-	case 14: set_int(vb, ASN_COUNTER, (uint32_t)counters(slot)->total[IFC_IN_ERRORS]); break;
 	case 15: set_int(vb, ASN_COUNTER, 0); break;	/* ifInUnknownProtos: the kernel takes them */
-	case 16: set_int(vb, ASN_COUNTER, (uint32_t)counters(slot)->total[IFC_OUT_OCTETS]); break;
-	case 17: set_int(vb, ASN_COUNTER, (uint32_t)counters(slot)->out_ucast); break;
-	case 18:
-		set_int(vb, ASN_COUNTER, (uint32_t)(counters(slot)->total[IFC_OUT_MCAST] +
-						    counters(slot)->total[IFC_OUT_BCAST]));
+	case 16 ... 20:
+		set_int(vb, ASN_COUNTER, (uint32_t)direction_count(counters(slot), 1, col - 16));
 		break;
-	case 19: set_int(vb, ASN_COUNTER, (uint32_t)counters(slot)->total[IFC_OUT_DISCARDS]); break;
-	case 20: set_int(vb, ASN_COUNTER, (uint32_t)counters(slot)->total[IFC_OUT_ERRORS]); break;
 	case 21: set_int(vb, ASN_GAUGE, 0); break;	/* ifOutQLen: deprecated */
 	case 22: snmp_set_var_typed_value(vb, ASN_OBJECT_ID, zero_oid, sizeof(zero_oid)); break;
 	default: return false;

@@ -20,6 +20,8 @@ import struct
 import sys
 import time
 
+from api_client import recv_exact  # this directory's: n bytes from a socket, None at its end
+
 OPEN, CLOSE, REGISTER, UNREGISTER, GET, GETNEXT, GETBULK = 1, 2, 3, 4, 5, 6, 7
 NOTIFY, PING, RESPONSE = 12, 13, 18
 NBO = 0x10  # network byte order
@@ -100,22 +102,17 @@ def malformed(rng):
     return bad
 
 
+def read_exact(conn, n):
+    b = recv_exact(conn, n)
+    if b is None:
+        raise EOFError
+    return b
+
+
 def read_pdu(conn, timeout):
     conn.settimeout(timeout)
-    head = b""
-    while len(head) < 20:
-        chunk = conn.recv(20 - len(head))
-        if not chunk:
-            raise EOFError
-        head += chunk
-    length = header(head)[5]
-    body = b""
-    while len(body) < length:
-        chunk = conn.recv(length - len(body))
-        if not chunk:
-            raise EOFError
-        body += chunk
-    return head + body
+    head = read_exact(conn, 20)
+    return head + read_exact(conn, header(head)[5])
 
 
 def listener(path):

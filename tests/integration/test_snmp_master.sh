@@ -24,20 +24,22 @@ slowest_answer() {	# SECONDS
 	echo "$worst"
 }
 
-ip netns exec "$R" /usr/bin/python3 "$MASTER" silent "$T_DIR/agentx.sock" 7 > "$T_DIR/silent.txt" &
-T_PIDS+=("$!")
-worst=$(slowest_answer 6)
-wait "${T_PIDS[-1]}" 2>/dev/null
-got=$(cat "$T_DIR/silent.txt")
+# the master in MODE for SECONDS: what it printed in $got, the shell's slowest answer meanwhile
+# in $worst
+master_run() {	# MODE SECONDS
+	ip netns exec "$R" /usr/bin/python3 "$MASTER" "$1" "$T_DIR/agentx.sock" "$2" > "$T_DIR/$1.txt" &
+	T_PIDS+=("$!")
+	worst=$(slowest_answer $(($2 - 1)))
+	wait "${T_PIDS[-1]}" 2>/dev/null
+	got=$(cat "$T_DIR/$1.txt")
+}
+
+master_run silent 7
 check "a master that never answers ($got from ternd): the shell's slowest answer meanwhile took $worst ms (< 500)" \
 	bash -c "[[ '$got' =~ ^accepted\ ([0-9]+) ]] && [ \${BASH_REMATCH[1]} -ge 1 ] && [ $worst -lt 500 ]"
 check "ternd is still running" kill -0 "$T_TERND_PID"
 
-ip netns exec "$R" /usr/bin/python3 "$MASTER" hostile "$T_DIR/agentx.sock" 12 > "$T_DIR/hostile.txt" &
-T_PIDS+=("$!")
-worst=$(slowest_answer 11)
-wait "${T_PIDS[-1]}" 2>/dev/null
-got=$(cat "$T_DIR/hostile.txt")
+master_run hostile 12
 check "a master that sends malformed PDUs: ternd $got (it came back after them and answered)" \
 	bash -c "[[ '$got' =~ ^answered\ ([0-9]+)\ of\ [0-9]+\ gets\ over\ ([0-9]+) ]] && [ \${BASH_REMATCH[1]} -ge 2 ] && [ \${BASH_REMATCH[2]} -ge 2 ]"
 check "the shell's slowest answer meanwhile took $worst ms (< 500)" [ "$worst" -lt 500 ]
