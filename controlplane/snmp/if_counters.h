@@ -3,9 +3,9 @@
  * An interface's IF-MIB counters, which never go back while ternd runs: each reading of the
  * dataplane's counters adds what grew since the one before, and a counter found lower than
  * before (clear counters) adds its new value, as counted from its reset. Unicast packets are
- * the packets less the multicast and broadcast ones, read a moment apart: a group frame can
- * land in the packets before it lands in its group, so the unicast count reported is never
- * below the one reported before.
+ * the packets less the multicast and broadcast ones, read a moment apart: a group frame on its
+ * way can be counted in one and not yet in the other, so the unicast count reported is never
+ * below the one reported before (it waits where it was for the next reading).
  */
 #ifndef TERN_IF_COUNTERS_H
 #define TERN_IF_COUNTERS_H

@@ -139,10 +139,15 @@ static const struct if_counters *counters(unsigned int slot)
 
 	if (s->sampled_in == request)
 		return &s->c;
-	/* groups first: a frame is in the packets before it is in its group */
-	dp_group_count_get(slot, &g);
+	/* The packets first, then the groups. A frame sent is in its group (kernel_out) before
+	 * it is in the packets (port_tx), so one on its way can only make unicast lag, until the
+	 * next reading (if_counters.h holds the count where it was). A frame received is in the
+	 * packets (port_rx) before its group (eth_input): one caught between the two nodes at
+	 * the very moment of the reads makes unicast run ahead by it, which the next unicast
+	 * frame makes good. */
 	if (dp_port_stats_get(&dp.ports[slot], &st) < 0)
 		memset(&st, 0, sizeof(st));
+	dp_group_count_get(slot, &g);
 	dp_punt_stats(slot, &ps);
 	raw[IFC_IN_OCTETS] = st.ibytes;
 	raw[IFC_IN_PKTS] = st.ipackets;
