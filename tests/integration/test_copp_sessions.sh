@@ -5,14 +5,17 @@
 # on h2's link (tern-bench flood, an af_packet port) then sends ARP requests and pings to the
 # router's address for FLOOD_S seconds, then neighbour solicitations and ICMPv6 echo requests
 # for FLOOD6_S seconds, FLOOD_PPS frames a second: ternd's default policers
-# hold each class to its rate, and neither session may go down. The flood's rate is six times
-# what a single bucket per port let through to the kernel (punt_rate's 10 000), and below
-# what the TAP link itself carries on a small machine (about 100 000 frames a second with two
-# cores): past that the link drops frames before ternd reads them, the peers' among them.
+# hold each class to its rate, and neither session may go down. The flood's rate is four times
+# what a single bucket per port let through to the kernel (punt_rate's 10 000), ten and twenty
+# times the neighbour and ICMP classes' (2 000 and 1 000, each kind half the flood), and below
+# what the TAP link itself carries on a small machine (with two cores, 40 000 to 100 000
+# frames a second from day to day; at 60 000 it dropped a third one day): past that the link
+# drops frames before ternd reads them, the peers' among them, and the test would measure
+# the link.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin copp-sessions
-FLOOD_S=${FLOOD_S:-60}
-FLOOD_PPS=${FLOOD_PPS:-60000}
+FLOOD_S=${FLOOD_S:-30}
+FLOOD_PPS=${FLOOD_PPS:-40000}
 FLOOD6_S=${FLOOD6_S:-15}
 command -v bird >/dev/null || { echo "bird (bird2) is missing; make deps installs it"; exit 1; }
 [ -x /usr/lib/frr/bfdd ] && id frr >/dev/null 2>&1 || { echo "frr is missing; make deps installs it"; exit 1; }
@@ -122,7 +125,7 @@ flood() {	# TARGET PEER SECONDS
 	say "h2's end of the link dropped $(ip -n "$H2" -j -s link show "$W1" | json_field 'j[0]["stats64"]["tx"]["dropped"]') frames so far that ternd did not read in time"
 	check "$target: the generator ran: $(cat "$T_DIR/flood.json")" json_true 'j["sent"] > 0' < "$T_DIR/flood.json"
 	pps=$(json_field 'int(j["pps"])' < "$T_DIR/flood.json")
-	check "$target: a flood far above any class's rate: $pps frames a second" [ "$pps" -ge 50000 ]
+	check "$target: a flood far above any class's rate: $pps frames a second" [ "$pps" -ge 35000 ]
 	json=$(tern_cli --json -c "show exception")
 	say "dp1's classes: $(json_field 'j["ports"][1]["classes"]' <<<"$json")"
 	check "$target: the neighbour class was policed ($neigh0 -> $(cls neighbour policed))" [ "$(cls neighbour policed)" -gt "$neigh0" ]
