@@ -3,7 +3,9 @@
  * Frames to a group address (multicast or broadcast), per worker and interface, in and out:
  * what IF-MIB tells apart from unicast. Received ones are counted where eth_input first sees
  * them (the fast paths take only frames to the interface's own MAC), sent ones where
- * kernel_out takes them from the kernel (forwarded frames and ICMP errors go to one host).
+ * kernel_out takes them from the kernel (forwarded frames and ICMP errors go to one host),
+ * and taken off again when port_tx drops them (a port whose link is down, a full queue):
+ * kernel_out notes the interface in the frame (dp_pkt_out) for that.
  * A sub-interface's frames count on its port too, as the port's own counters hold them.
  * Nothing counts a bond member's apart: its bond's frames are told apart on the bond.
  */
@@ -15,6 +17,7 @@
 #include <rte_ether.h>
 
 #include "dataplane/dp.h"
+#include "dataplane/node.h"
 
 struct dp_group_count {
 	uint64_t rx_mcast, rx_bcast, tx_mcast, tx_bcast;
@@ -42,6 +45,32 @@ static inline void dp_group_count(struct dp_group_count *t, uint16_t index,
 	dp_group_bump(&t[index], bcast, rx);
 	if (parent != index)
 		dp_group_bump(&t[parent], bcast, rx);
+}
+
+/* Worker, port_tx: takes the group frames among n frames it could not send off their
+ * interfaces' counts (the interface kernel_out noted in each; any other frame port_tx sends
+ * is to one host). */
+static inline void dp_group_uncount(struct dp_group_count *t, struct rte_mbuf **m, uint16_t n)
+{
+	uint32_t index;
+	uint16_t i, parent;
+
+	for (i = 0; i < n; i++) {
+		const struct rte_ether_addr *dst = rte_pktmbuf_mtod(m[i], struct rte_ether_addr *);
+		uint64_t *c, *p;
+
+		if (m[i]->data_len < RTE_ETHER_ADDR_LEN || !rte_is_multicast_ether_addr(dst))
+			continue;
+		index = *dp_pkt_out(m[i]);
+		if (index >= dp.max_ports)
+			continue;
+		parent = dp.ports[index].parent;
+		c = rte_is_broadcast_ether_addr(dst) ? &t[index].tx_bcast : &t[index].tx_mcast;
+		p = rte_is_broadcast_ether_addr(dst) ? &t[parent].tx_bcast : &t[parent].tx_mcast;
+		(*c)--;
+		if (parent != index)
+			(*p)--;
+	}
 }
 
 /* Control thread: interface index's counts, summed over the workers. */

@@ -3,6 +3,7 @@
 #include <rte_ethdev.h>
 
 #include "dataplane/node.h"
+#include "dataplane/l2/group_count.h"
 #include "dataplane/l2/node_port.h"
 #include "dataplane/trace.h"
 
@@ -34,6 +35,7 @@ static uint16_t port_tx_process(struct rte_graph *graph, struct rte_node *node, 
 		sent += rte_eth_tx_burst(ctx->port_id, ctx->queue, m + sent, nb - sent);
 	if (unlikely(sent < nb)) {
 		ctx->drops += nb - sent;
+		dp_group_uncount(dp_group_counts[graph->id], m + sent, nb - sent);
 		rte_pktmbuf_free_bulk(m + sent, nb - sent);
 	}
 	return nb;

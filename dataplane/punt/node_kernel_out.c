@@ -34,6 +34,7 @@ static uint16_t kernel_out_process(struct rte_graph *graph, struct rte_node *nod
 		if (likely(m[i]->data_len >= RTE_ETHER_ADDR_LEN))
 			dp_group_count(groups, index, rte_pktmbuf_mtod(m[i], struct rte_ether_addr *),
 				       false);
+		*dp_pkt_out(m[i]) = index;	/* where a drop at port_tx takes it off again */
 		nexts[i] = dp_tx_edge(m[i], index);
 		odd |= nexts[i] ^ nexts[0];
 	}
