@@ -144,6 +144,7 @@ protocol bgp upstream {
 	local 198.18.1.2 as 65001;
 	neighbor 198.18.1.1 as 65000;
 	connect delay time 1; connect retry time 2;
+	error wait time 1, 2;	# after a peer that stopped, back within the tests' waits, not 60 s
 	ipv4 { import none; export where proto = "announced"; };
 }
 EOC
