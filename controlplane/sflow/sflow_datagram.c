@@ -19,6 +19,11 @@ enum {
 	DIRECTION_FULL = 1,
 };
 
+static void put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v >> 24, p[1] = v >> 16, p[2] = v >> 8, p[3] = v;
+}
+
 /* A writer that stops at the first word that does not fit. */
 struct xdr {
 	uint8_t *p;
@@ -32,7 +37,7 @@ static void u32(struct xdr *x, uint32_t v)
 		x->full = true;
 		return;
 	}
-	x->p[0] = v >> 24, x->p[1] = v >> 16, x->p[2] = v >> 8, x->p[3] = v;
+	put32(x->p, v);
 	x->p += 4;
 	x->room -= 4;
 }
@@ -80,12 +85,8 @@ static uint8_t *length_begin(struct xdr *x)
 
 static void length_end(struct xdr *x, uint8_t *at)
 {
-	uint32_t n;
-
-	if (x->full)
-		return;
-	n = (uint32_t)(x->p - at - 4);
-	at[0] = n >> 24, at[1] = n >> 16, at[2] = n >> 8, at[3] = n;
+	if (!x->full)
+		put32(at, (uint32_t)(x->p - at - 4));
 }
 
 int sflow_datagram_begin(struct sflow_datagram *d, uint8_t *buf, size_t size,
@@ -114,13 +115,10 @@ int sflow_datagram_begin(struct sflow_datagram *d, uint8_t *buf, size_t size,
 /* Ends a sample written from d->len to x: counts it, or forgets it when it did not fit. */
 static int sample_end(struct sflow_datagram *d, struct xdr *x)
 {
-	uint8_t *n = d->buf + d->samples_at;
-
 	if (x->full)
 		return -ENOSPC;
 	d->len = (size_t)(x->p - d->buf);
-	d->samples++;
-	n[0] = d->samples >> 24, n[1] = d->samples >> 16, n[2] = d->samples >> 8, n[3] = d->samples;
+	put32(d->buf + d->samples_at, ++d->samples);
 	return 0;
 }
 

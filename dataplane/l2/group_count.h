@@ -24,27 +24,32 @@ struct dp_group_count {
 };
 extern struct dp_group_count *dp_group_counts[DP_MAX_WORKERS];	/* [worker][interface] */
 
-static inline void dp_group_bump(struct dp_group_count *c, bool bcast, bool rx)
+static inline uint64_t *dp_group_field(struct dp_group_count *c, bool bcast, bool rx)
 {
 	if (rx)
-		bcast ? c->rx_bcast++ : c->rx_mcast++;
-	else
-		bcast ? c->tx_bcast++ : c->tx_mcast++;
+		return bcast ? &c->rx_bcast : &c->rx_mcast;
+	return bcast ? &c->tx_bcast : &c->tx_mcast;
+}
+
+/* Adds step to the count of a frame to dst (a group) in (rx) or out of interface index, and
+ * of its port when index is a sub-interface. */
+static inline void dp_group_step(struct dp_group_count *t, uint32_t index,
+				 const struct rte_ether_addr *dst, bool rx, int64_t step)
+{
+	uint16_t parent = dp.ports[index].parent;
+	bool bcast = rte_is_broadcast_ether_addr(dst);
+
+	*dp_group_field(&t[index], bcast, rx) += step;
+	if (parent != index)
+		*dp_group_field(&t[parent], bcast, rx) += step;
 }
 
 /* Worker: counts a frame to dst in (rx) or out of interface index, when dst is a group. */
 static inline void dp_group_count(struct dp_group_count *t, uint16_t index,
 				  const struct rte_ether_addr *dst, bool rx)
 {
-	uint16_t parent = dp.ports[index].parent;
-	bool bcast;
-
-	if (likely(!rte_is_multicast_ether_addr(dst)))
-		return;
-	bcast = rte_is_broadcast_ether_addr(dst);
-	dp_group_bump(&t[index], bcast, rx);
-	if (parent != index)
-		dp_group_bump(&t[parent], bcast, rx);
+	if (unlikely(rte_is_multicast_ether_addr(dst)))
+		dp_group_step(t, index, dst, rx, 1);
 }
 
 /* Worker, port_tx: takes the group frames among n frames it could not send off their
@@ -52,24 +57,15 @@ static inline void dp_group_count(struct dp_group_count *t, uint16_t index,
  * is to one host). */
 static inline void dp_group_uncount(struct dp_group_count *t, struct rte_mbuf **m, uint16_t n)
 {
-	uint32_t index;
-	uint16_t i, parent;
+	uint16_t i;
 
 	for (i = 0; i < n; i++) {
 		const struct rte_ether_addr *dst = rte_pktmbuf_mtod(m[i], struct rte_ether_addr *);
-		uint64_t *c, *p;
+		uint32_t index = *dp_pkt_out(m[i]);
 
-		if (m[i]->data_len < RTE_ETHER_ADDR_LEN || !rte_is_multicast_ether_addr(dst))
-			continue;
-		index = *dp_pkt_out(m[i]);
-		if (index >= dp.max_ports)
-			continue;
-		parent = dp.ports[index].parent;
-		c = rte_is_broadcast_ether_addr(dst) ? &t[index].tx_bcast : &t[index].tx_mcast;
-		p = rte_is_broadcast_ether_addr(dst) ? &t[parent].tx_bcast : &t[parent].tx_mcast;
-		(*c)--;
-		if (parent != index)
-			(*p)--;
+		if (m[i]->data_len >= RTE_ETHER_ADDR_LEN && rte_is_multicast_ether_addr(dst) &&
+		    index < dp.max_ports)
+			dp_group_step(t, index, dst, false, -1);
 	}
 }
 
