@@ -16,6 +16,7 @@
 #include "dataplane/icmp/icmp6.h"
 #include "dataplane/ifaces.h"
 #include "dataplane/l2/group_count.h"
+#include "dataplane/l2/sflow_sample.h"
 #include "dataplane/l2/vlan.h"
 #include "dataplane/node.h"
 
@@ -44,6 +45,7 @@ static unsigned int tables_list(struct iface_table *t, unsigned int nb_workers)
 	t[n++] = (struct iface_table)TABLE(dp_port_ip4, 0);
 	t[n++] = (struct iface_table)TABLE(dp_port_ip6, 0);
 	t[n++] = (struct iface_table)TABLE(dp_tx_tags, 0);
+	t[n++] = (struct iface_table)TABLE(dp_sflow_rate, 0);
 	for (f = 0; f < DP_RPF_FAMILIES; f++)
 		t[n++] = (struct iface_table)TABLE(dp_rpf.mode[f], 0);
 	for (f = 0; f < DP_ACL_FAMILIES; f++)
@@ -52,11 +54,12 @@ static unsigned int tables_list(struct iface_table *t, unsigned int nb_workers)
 	for (w = 0; w < nb_workers; w++) {
 		t[n++] = (struct iface_table)TABLE(dp_vlan_stats[w], 0);
 		t[n++] = (struct iface_table)TABLE(dp_group_counts[w], 0);
+		t[n++] = (struct iface_table)TABLE(dp_sflow_counts[w], 0);
 	}
 	return n;
 }
 
-#define TABLES_MAX (16 + DP_RPF_FAMILIES + DP_ACL_FAMILIES * DP_ACL_DIRS + 2 * DP_MAX_WORKERS)
+#define TABLES_MAX (16 + DP_RPF_FAMILIES + DP_ACL_FAMILIES * DP_ACL_DIRS + 3 * DP_MAX_WORKERS)
 
 int dp_ifaces_init(unsigned int max, unsigned int nb_workers)
 {
@@ -86,6 +89,8 @@ int dp_ifaces_init(unsigned int max, unsigned int nb_workers)
 		dp_vlan_stats[w] = NULL;
 		free(dp_group_counts[w]);
 		dp_group_counts[w] = NULL;
+		free(dp_sflow_counts[w]);
+		dp_sflow_counts[w] = NULL;
 	}
 	for (i = 0; i < n; i++) {
 		free(*t[i].at);

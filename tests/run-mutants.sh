@@ -61,6 +61,8 @@ mutant if-counters-cleared controlplane/snmp/if_counters.c \
 	'raw[k] >= c->raw[k] ? raw[k] - c->raw[k] : raw[k]' 'raw[k] - c->raw[k]' test_if_counters
 mutant if-counters-ucast-back controlplane/snmp/if_counters.c 'return u > before ? u : before;' \
 	'return u + 0 * before;' test_if_counters
+# A sample the worker's ring has no room for is counted: sFlow's drops field says so.
+mutant sflow-ring-drops dataplane/l2/sflow_sample.c 'c->drops++;' 'c->drops += 0;' test_sflow_sample
 mutant vlan-output-headroom dataplane/l2/node_vlan_output.c 'if (unlikely(b->data_off < t->len || ' \
 	'if (unlikely(' test_vlan
 mutant fast-l2-headroom dataplane/l2/fast_l2.h 'if (unlikely(m->data_off < t->len))' 'if (0)' test_vlan

@@ -4,6 +4,7 @@
 
 #include "dataplane/node.h"
 #include "dataplane/l2/node_port.h"
+#include "dataplane/l2/sflow_sample.h"
 #include "dataplane/trace.h"
 
 enum port_rx_next {
@@ -36,6 +37,8 @@ static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, 
 	ctx->busy++;
 	if (unlikely(dp_trace.on))
 		dp_trace_rx(graph->id, node->id, (struct rte_mbuf **)node->objs, n);
+	/* graph id = worker index */
+	dp_sflow_port(graph->id, ctx->index, (struct rte_mbuf **)node->objs, n);
 	node->idx = n;
 	rte_node_next_stream_move(graph, node, likely(!dp_port_map.vlans[ctx->index]) ?
 				  PORT_RX_NEXT_IP4_FAST : PORT_RX_NEXT_VLAN_INPUT);

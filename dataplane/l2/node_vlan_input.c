@@ -12,6 +12,7 @@
 #include "dataplane/node.h"
 #include "dataplane/trace.h"
 #include "dataplane/l2/vlan.h"
+#include "dataplane/l2/sflow_sample.h"
 #include "dataplane/l2/vlan_map.h"
 
 enum vlan_input_next {
@@ -36,7 +37,9 @@ static inline void tags_strip(struct rte_mbuf *m, uint8_t *d, uint16_t len)
 	m->pkt_len -= len;
 }
 
-static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_run *r)
+/* sflow: sub-interfaces are sampled (dp_sflow_subifs), read once a burst */
+static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_run *r,
+				       unsigned int worker, bool sflow)
 {
 	uint8_t *d = rte_pktmbuf_mtod(m, uint8_t *);
 	uint16_t port = dp_port_map.index[m->port], index, len;
@@ -70,6 +73,8 @@ static inline rte_edge_t vlan_classify(struct rte_mbuf *m, struct dp_vlan_run *r
 	}
 	if (unlikely(index == 0))
 		return VLAN_INPUT_NEXT_DROP_UNKNOWN_VLAN;
+	if (unlikely(sflow))
+		dp_sflow_subif(worker, index, m);
 	tags_strip(m, d, len);
 	m->port = DP_VLAN_IFID_BASE + index;
 	dp_vlan_run_add(r, index, m->pkt_len);
@@ -82,6 +87,7 @@ static uint16_t vlan_input_process(struct rte_graph *graph, struct rte_node *nod
 	rte_edge_t nexts[RTE_GRAPH_BURST_SIZE];
 	/* graph id = worker index */
 	struct dp_vlan_run run = { .st = dp_vlan_stats[graph->id], .tx = false };
+	bool sflow = __atomic_load_n(&dp_sflow_subifs, __ATOMIC_RELAXED) != 0;
 	uint16_t odd = 0, i;
 
 	DP_TRACE_NODE(graph, node, objs, nb);
@@ -89,7 +95,7 @@ static uint16_t vlan_input_process(struct rte_graph *graph, struct rte_node *nod
 	for (i = 0; i < nb; i++) {
 		if (i + 2 < nb)
 			rte_prefetch0(rte_pktmbuf_mtod((struct rte_mbuf *)objs[i + 2], void *));
-		nexts[i] = vlan_classify(objs[i], &run);
+		nexts[i] = vlan_classify(objs[i], &run, graph->id, sflow);
 		odd |= nexts[i] ^ VLAN_INPUT_NEXT_IP4_FAST;
 	}
 	dp_vlan_run_flush(&run);

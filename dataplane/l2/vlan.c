@@ -10,6 +10,7 @@
 #include "dataplane/punt/punt.h"
 #include "dataplane/rcu.h"
 #include "dataplane/l2/group_count.h"
+#include "dataplane/l2/sflow_sample.h"
 #include "dataplane/l2/vlan.h"
 #include "dataplane/l2/vlan_map.h"
 
@@ -232,6 +233,7 @@ int dp_vlan_add(const char *name, unsigned int parent, const struct dp_vlan_enca
 		dp_vlan_stats[w][index].tx.bytes = 0;
 	}
 	dp_group_count_zero(index);
+	dp_sflow_zero(index);
 	dp_punt_port_init(index, parent);
 	if (index == dp.nb_ports)
 		dp.nb_ports++;
@@ -282,6 +284,7 @@ int dp_vlan_del(unsigned int index)
 	if (!dp_port_in_use(index) || p->kind != DP_PORT_VLAN)
 		return -ENODEV;
 	dp_port_map.up[index] = 0;
+	dp_sflow_rate_set(index, 0);
 	unmap(index);
 	/* frames the kernel sent before still leave tagged: dp_tx_tags stays as it is */
 	slot_free(p);

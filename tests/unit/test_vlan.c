@@ -36,6 +36,7 @@
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
 #include "dataplane/rcu.h"
+#include "dataplane/l2/sflow_sample.h"
 #include "dataplane/l2/vlan.h"
 #include "dataplane/l2/vlan_map.h"
 #include "dataplane/trace.h"
@@ -160,6 +161,31 @@ static void test_a_tagged_frame_is_forwarded_as_the_untagged_one(void **state)
 	plain = tagged(0xc6130005, PRIO0, sizeof(PRIO0));
 	assert_int_equal(walk(&plain, b), 1);
 	assert_memory_equal(a[0].data, b[0].data, a[0].len);
+}
+
+/* A sampled sub-interface's frames are sampled as they came, tags and all; a sub-interface
+ * not sampled costs its frames nothing, and the port's untagged frames are not its. */
+static void test_a_sampled_subinterface_samples_its_frames_with_their_tags(void **state)
+{
+	struct frame f = tagged(0xc6130005, QINQ_10_20, sizeof(QINQ_10_20));
+	struct pipeline_frame s[4];
+	struct dp_sflow_sample smp[4];
+
+	(void)state;
+	assert_int_equal(dp_sflow_init(1), 0);
+	dp_sflow_rate_set(qinq, 1);
+	assert_int_equal(walk(&f, s), 1);
+	assert_int_equal(dp_sflow_drain(smp, 4), 1);
+	assert_int_equal(smp[0].index, qinq);
+	assert_int_equal(smp[0].frame_len, f.len);
+	assert_memory_equal(smp[0].header, f.b, f.len);
+	f = tagged(0xc6130005, VLAN100, sizeof(VLAN100));
+	assert_int_equal(walk(&f, s), 1);
+	f = tagged(0xc6130005, NULL, 0);
+	assert_int_equal(walk(&f, s), 1);
+	assert_int_equal(dp_sflow_drain(smp, 4), 0);
+	dp_sflow_rate_set(qinq, 0);
+	assert_int_equal(dp_sflow_subifs, 0);
 }
 
 static void test_a_route_out_of_a_subinterface_writes_its_tag(void **state)
@@ -440,6 +466,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_a_tagged_frame_is_forwarded_as_the_untagged_one),
+		cmocka_unit_test(test_a_sampled_subinterface_samples_its_frames_with_their_tags),
 		cmocka_unit_test(test_a_route_out_of_a_subinterface_writes_its_tag),
 		cmocka_unit_test(test_both_paths_tag_alike_in_both_families),
 		cmocka_unit_test(test_a_subinterface_egress_list_applies_on_the_fast_path),
