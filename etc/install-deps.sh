@@ -6,7 +6,7 @@ set -e
 PKGS="build-essential pkg-config libdpdk-dev dpdk dpdk-dev dpdk-doc libmnl-dev
 libreadline-dev libsqlite3-dev sqlite3 clang xxd debhelper dpkg-dev lintian bird2 frr libcmocka-dev python3-scapy tcpdump iproute2
 iputils-ping traceroute tmux procps strace gdb cppcheck clang-tidy clang-format prometheus
-snmpd snmptrapd snmp libsnmp-dev"
+snmpd snmptrapd snmp libsnmp-dev pmacct tshark"
 
 missing=""
 for p in $PKGS; do

@@ -14,6 +14,7 @@
 
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/shell/acls.h"
+#include "controlplane/sflow/sflow_agent.h"
 #include "controlplane/shell/rpf_config.h"
 #include "controlplane/shell/command.h"
 #include "controlplane/shell/counters.h"
@@ -101,6 +102,7 @@ static int cmd_no_interface(struct cmd_ctx *ctx)
 	iface_set_description(p->name, "");
 	acl_iface_removed(index);
 	rpf_iface_removed(index);
+	sflow_iface_removed(index);
 	dp_vlan_del(index);
 	return 0;
 }

@@ -15,7 +15,7 @@ static const struct cmd_def *const all_tables[] = { cmd_mode_table, cmd_show_tab
 						     cmd_tools_table, cmd_logging_table, cmd_trace_table,
 						     cmd_workers_table, cmd_resources_table, cmd_users_table,
 						     cmd_subif_table, cmd_ipv6_table, cmd_copp_table, cmd_acl_table,
-						     cmd_rpf_table,
+						     cmd_rpf_table, cmd_sflow_table,
 						     NULL };
 static struct compiled *cmds;
 static int nb_cmds;

@@ -95,6 +95,7 @@ extern const struct cmd_def cmd_ipv6_table[];
 extern const struct cmd_def cmd_copp_table[];
 extern const struct cmd_def cmd_acl_table[];
 extern const struct cmd_def cmd_rpf_table[];
+extern const struct cmd_def cmd_sflow_table[];
 
 /* Whether a mode is one within configuration mode (an interface's, control-plane, a list's),
  * which exit leaves for configuration mode. */

@@ -10,6 +10,7 @@
 #include <linux/rtnetlink.h>
 
 #include "controlplane/mirror/rib.h"
+#include "controlplane/sflow/sflow_agent.h"
 #include "controlplane/shell/acls.h"
 #include "controlplane/shell/rpf_config.h"
 #include "controlplane/shell/command.h"
@@ -87,6 +88,7 @@ static void interface_section(struct outbuf *out, unsigned int i)
 	}
 	acl_iface_running_config(out, i);
 	rpf_iface_running_config(out, i);
+	sflow_iface_running_config(out, i);
 	if (!p->admin_up)
 		cmd_line(out, CMD_MODE_CONFIG_IF, "shutdown", NULL, 0);
 	ob_printf(out, "!\n");
@@ -193,6 +195,7 @@ void running_config(struct outbuf *out)
 	}
 	copp_running_config(out);
 	acl_running_config(out);
+	sflow_running_config(out);
 	DP_FOREACH_IFACE(i)
 		interface_section(out, i);
 	static_routes(out);

@@ -39,4 +39,7 @@ struct if_counters {
  * interface, whose counters start at zero. */
 void if_counters_add(struct if_counters *c, const uint64_t raw[IFC_MAX]);
 
+/* Reads interface slot's counters as the dataplane holds them now (the control thread). */
+void if_counters_read(unsigned int slot, uint64_t raw[IFC_MAX]);
+
 #endif

@@ -133,34 +133,10 @@ static const struct if_counters *counters(unsigned int slot)
 {
 	struct if_state *s = &states[slot];
 	uint64_t raw[IFC_MAX];
-	struct dp_group_count g;
-	struct dp_port_stats st;
-	struct dp_punt_stats ps;
 
 	if (s->sampled_in == request)
 		return &s->c;
-	/* The packets first, then the groups. A frame sent is in its group (kernel_out) before
-	 * it is in the packets (port_tx), so one on its way can only make unicast lag, until the
-	 * next reading (if_counters.h holds the count where it was). A frame received is in the
-	 * packets (port_rx) before its group (eth_input): one caught between the two nodes at
-	 * the very moment of the reads makes unicast run ahead by it, which the next unicast
-	 * frame makes good. */
-	if (dp_port_stats_get(&dp.ports[slot], &st) < 0)
-		memset(&st, 0, sizeof(st));
-	dp_group_count_get(slot, &g);
-	dp_punt_stats(slot, &ps);
-	raw[IFC_IN_OCTETS] = st.ibytes;
-	raw[IFC_IN_PKTS] = st.ipackets;
-	raw[IFC_IN_MCAST] = g.rx_mcast;
-	raw[IFC_IN_BCAST] = g.rx_bcast;
-	raw[IFC_IN_DISCARDS] = st.imissed + st.rx_nombuf + ps.policed + ps.ring_full;
-	raw[IFC_IN_ERRORS] = st.ierrors;
-	raw[IFC_OUT_OCTETS] = st.obytes;
-	raw[IFC_OUT_PKTS] = st.opackets;
-	raw[IFC_OUT_MCAST] = g.tx_mcast;
-	raw[IFC_OUT_BCAST] = g.tx_bcast;
-	raw[IFC_OUT_DISCARDS] = st.tx_drops;
-	raw[IFC_OUT_ERRORS] = st.oerrors;
+	if_counters_read(slot, raw);
 	if_counters_add(&s->c, raw);
 	s->sampled_in = request;
 	return &s->c;

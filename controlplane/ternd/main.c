@@ -21,6 +21,7 @@
 #include "controlplane/metrics/metrics.h"
 #include "controlplane/metrics/rates.h"
 #include "controlplane/metrics/telemetry.h"
+#include "controlplane/sflow/sflow_agent.h"
 #include "controlplane/snmp/snmp_agent.h"
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
@@ -44,6 +45,7 @@
 #include "dataplane/ifaces.h"
 #include "dataplane/node.h"
 #include "dataplane/punt/punt.h"
+#include "dataplane/l2/sflow_sample.h"
 #include "dataplane/punt/punt_class.h"
 #include "dataplane/rcu.h"
 #include "dataplane/trace.h"
@@ -140,6 +142,11 @@ static int exception_path_init(char *err, size_t errlen)
 	rc = dp_punt_init(cfg.nb_workers, policy, cfg.nb_ports);
 	if (rc < 0) {
 		snprintf(err, errlen, "cannot create the punt rings: %s", strerror(-rc));
+		return rc;
+	}
+	rc = dp_sflow_init(cfg.nb_workers);
+	if (rc < 0) {
+		snprintf(err, errlen, "cannot create the sFlow sample rings: %s", strerror(-rc));
 		return rc;
 	}
 	return kni_init(taps, persist, err, errlen);
@@ -389,6 +396,7 @@ static void tick(void)
 	api_server_tick();
 	metrics_server_tick();
 	snmp_agent_tick();
+	sflow_agent_tick();
 }
 
 /* The FIB copy workers left at start, brought level in slices of 1 MiB of entries. */
@@ -402,6 +410,7 @@ static void shutdown_all(void)
 	api_server_stop();
 	metrics_server_stop();
 	snmp_agent_stop();
+	sflow_agent_stop();
 	netlink_stop();
 	dp_workers_stop();
 	kni_stop();
