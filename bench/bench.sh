@@ -31,10 +31,13 @@
 # tern-rpf forwards as tern with strict unicast RPF on both ports (ip verify unicast source
 # reachable-via rx): a second FIB lookup a frame, of its source, whose route must leave by the
 # port it came in on.
+# tern-sflow forwards as tern with sFlow sampling 1 in 10 000 frames on both ports and
+# tern-sflow100 1 in 100, their datagrams sent to a collector on 127.0.0.1 (nobody listens):
+# the workers' draw and copy, and the control thread's datagrams, on the forwarding core.
 # tern-vlan4k forwards as tern-vlan with 4000 sub-interfaces m0.1 .. m0.4000 made, its frames
 # in on all of them in turn (tern-bench --vlans 4000, one VLAN a frame) and out of m1.100.
 # CONTENDERS picks who runs (default: tern, tern-b when TERN_B is set, tern-vlan, tern-vlan4k,
-# tern-acl, tern-rpf, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd).
+# tern-acl, tern-rpf, tern-sflow, tern-sflow100, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd).
 # All of ternd's threads run on the forwarding core, as l3fwd's only busy thread does
 # (TERND_ONE_CPU in lib.sh).
 # The generator stays connected from the first slice to the last: DPDK 22.11's memif PMD can
@@ -52,7 +55,7 @@ OUT=${OUT:-$BUILD/bench}
 TABLE=${TABLE:-1k}
 # tern-vlan (tagged frames between sub-interfaces) and the access lists with the 1k table only:
 # their cost is per frame, and a second 1M-route load would double the 1M run's setup
-[ "$TABLE" = 1m ] || { VLAN_CONTENDER="tern-vlan tern-vlan4k" ACL_CONTENDERS="tern-acl l3fwd-acl tern-rpf"; }
+[ "$TABLE" = 1m ] || { VLAN_CONTENDER="tern-vlan tern-vlan4k" ACL_CONTENDERS="tern-acl l3fwd-acl tern-rpf tern-sflow tern-sflow100"; }
 CONTENDERS=${CONTENDERS:-tern ${TERN_B:+tern-b} ${VLAN_CONTENDER:-} tern6 l3fwd ${ACL_CONTENDERS:-} l3fwd6 testpmd}
 ACL_ENTRIES=${ACL_ENTRIES:-1000}
 # The generator: make bench passes the statically linked tern-bench (no PLT calls, no
@@ -122,7 +125,7 @@ echo "R198.18.0.0/24 0" > "$TOP/l3fwd6/l3fwd-v4.cfg"
 declare -A dpid
 # rx queues the generator polls on each contender: one (TERN_B_QUEUES=2 for an older tern-b
 # that sends what its kernel emits on a second queue)
-declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern-vlan4k]=1 [tern-acl]=1 [tern-rpf]=1 [tern6]=1
+declare -A QUEUES=([tern]=1 [tern-b]=${TERN_B_QUEUES:-1} [tern-vlan]=1 [tern-vlan4k]=1 [tern-acl]=1 [tern-rpf]=1 [tern-sflow]=1 [tern-sflow100]=1 [tern6]=1
 		  [l3fwd]=1 [l3fwd-acl]=1 [l3fwd6]=1 [testpmd]=1)
 declare -A VLAN=([tern-vlan]=100 [tern-vlan4k]=1)
 declare -A VLANS=([tern-vlan4k]=4000)
@@ -220,6 +223,22 @@ print(",".join(i["rpf_ipv4"] for i in json.load(sys.stdin)["interfaces"]))')" = 
 		{ echo "tern-rpf: unicast RPF is not in force"; return 1; }
 }
 
+# tern with sFlow sampling on both ports at 1 in $SFLOW_RATE; it must be in force
+sflow_commands() {
+	printf '%s\n' "sflow collector 127.0.0.1" "sflow sample-rate $SFLOW_RATE"
+}
+start_sflow() {	# NAME RATE
+	local DIR=$TOP/$1 SFLOW_RATE=$2
+	ip netns add "$R-$1" 2>/dev/null && ip -n "$R-$1" link set lo up
+	start_ternd "$1" "$R-$1" "" sflow_commands || return 1
+	[ "$(tern --json -c "show sflow" | /usr/bin/python3 -c '
+import json, sys
+print(",".join(str(i["rate"]) for i in json.load(sys.stdin)["interfaces"]))')" = "$2,$2" ] ||
+		{ echo "$1: sFlow sampling is not in force"; return 1; }
+}
+start_tern-sflow() { start_sflow tern-sflow 10000; }
+start_tern-sflow100() { start_sflow tern-sflow100 100; }
+
 # tern forwarding IPv6, in a namespace of its own (the kernel takes a moment over each
 # address's duplicate detection before ternd mirrors its routes)
 start_tern6() {
@@ -296,6 +315,8 @@ bench_extra_cleanup() {
 	ip netns del "$BENCH_NETNS-v6" 2>/dev/null
 	ip netns del "$BENCH_NETNS-acl" 2>/dev/null
 	ip netns del "$BENCH_NETNS-rpf" 2>/dev/null
+	ip netns del "$BENCH_NETNS-tern-sflow" 2>/dev/null
+	ip netns del "$BENCH_NETNS-tern-sflow100" 2>/dev/null
 }
 
 start_dut() {	# NAME: started, then held stopped
@@ -315,7 +336,7 @@ if [ "${GEN_ZERO_COPY:-1}" = 1 ]; then
 fi
 [ -n "$ZC" ] && export TERND_MEMIF_PEER_MEMORY=any
 for dut in "${DUTS[@]}"; do
-	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern-vlan4k, tern-acl, tern-rpf, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd)"; exit 1; }
+	declare -F "start_$dut" >/dev/null || { echo "bench: unknown contender '$dut' (tern, tern-b, tern-vlan, tern-vlan4k, tern-acl, tern-rpf, tern-sflow, tern-sflow100, tern6, l3fwd, l3fwd-acl, l3fwd6, testpmd)"; exit 1; }
 	start_dut "$dut"
 done
 

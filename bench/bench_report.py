@@ -52,13 +52,15 @@ res = {"frame_size": cmp["frame_size"], "flows": cmp["flows"], "duration_s": cmp
 # between sub-interfaces (tern-vlan) against tern untagged, and with 4000 sub-interfaces, the
 # frames spread over them (tern-vlan4k), against tern-vlan's one; tern with its access lists against
 # tern without and against l3fwd's ACL mode (and that against l3fwd's LPM), tern with strict
-# unicast RPF (tern-rpf) against tern without, and IPv6 (tern6, l3fwd6) against l3fwd's IPv6
+# unicast RPF (tern-rpf) against tern without, tern sampling for sFlow 1 in 10 000 and 1 in 100
+# (tern-sflow, tern-sflow100) against tern without, and IPv6 (tern6, l3fwd6) against l3fwd's IPv6
 # and each one's IPv4
 pairs = [p for p in (("tern", "l3fwd"), ("tern", "testpmd"), ("tern-b", "l3fwd"),
                      ("tern-b", "testpmd"), ("tern-b", "tern"), ("tern-vlan", "tern"),
                      ("tern-vlan4k", "tern-vlan"),
                      ("tern-acl", "tern"), ("tern-acl", "l3fwd-acl"), ("l3fwd-acl", "l3fwd"),
-                     ("tern-rpf", "tern"), ("tern6", "l3fwd6"), ("tern6", "tern"), ("l3fwd6", "l3fwd"))
+                     ("tern-rpf", "tern"), ("tern-sflow", "tern"), ("tern-sflow100", "tern"),
+                     ("tern6", "l3fwd6"), ("tern6", "tern"), ("l3fwd6", "l3fwd"))
          if p[0] in med and p[1] in med]
 for a, b in pairs:
     key = f"{a.replace('-', '_')}_vs_{b}"
