@@ -11,9 +11,11 @@
 #include "controlplane/metrics/metrics.h"
 #include "controlplane/mirror/netlink.h"
 #include "controlplane/mirror/rib.h"
+#include "controlplane/sflow/sflow_agent.h"
 #include "dataplane/acl/acl.h"
 #include "dataplane/dp.h"
 #include "dataplane/fib/fib.h"
+#include "dataplane/l2/sflow_sample.h"
 #include "dataplane/node.h"
 #include "dataplane/punt/node_sink.h"
 #include "dataplane/punt/punt.h"
@@ -91,6 +93,41 @@ static void punt_counter(struct outbuf *ob, const char *name, const char *help, 
 	}
 }
 
+/* The sampled interfaces' sFlow counts, summed over the workers. */
+static void sflow_ports(struct outbuf *ob)
+{
+	struct dp_sflow_count c;
+	unsigned int i;
+
+	family(ob, "tern_sflow_samples", "counter",
+	       "Frames the workers sampled for sFlow on an interface: taken, or dropped for want of room");
+	PAGE_FOREACH_IFACE(i) {
+		if (dp_sflow_rate[i] == 0)
+			continue;
+		dp_sflow_count_get(i, &c);
+		ob_printf(ob, "tern_sflow_samples_total{port=\"%s\",fate=\"taken\"} %lu\n"
+			  "tern_sflow_samples_total{port=\"%s\",fate=\"dropped\"} %lu\n",
+			  dp.ports[i].name, c.samples, dp.ports[i].name, c.drops);
+	}
+}
+
+/* Each sFlow collector's datagrams, sent and failed. */
+static void sflow_collectors_out(struct outbuf *ob)
+{
+	const struct sflow_collector *c;
+	unsigned int n = sflow_collectors(&c), i;
+	char a[48];
+
+	family(ob, "tern_sflow_datagrams", "counter",
+	       "sFlow datagrams to a collector: sent, or failed (no route, a full socket buffer)");
+	for (i = 0; i < n; i++) {
+		sflow_addr_text(&c[i].addr, a, sizeof(a));
+		ob_printf(ob, "tern_sflow_datagrams_total{collector=\"%s\",udp_port=\"%u\",fate=\"sent\"} %lu\n"
+			  "tern_sflow_datagrams_total{collector=\"%s\",udp_port=\"%u\",fate=\"failed\"} %lu\n",
+			  a, c[i].port, c[i].datagrams, a, c[i].port, c[i].send_errors);
+	}
+}
+
 static void ports(struct outbuf *ob)
 {
 	static const struct {
@@ -150,6 +187,7 @@ static void ports(struct outbuf *ob)
 		     offsetof(struct dp_punt_stats, policed));
 	punt_counter(ob, "tern_port_punt_ring_full", "Packets lost at a full punt ring",
 		     offsetof(struct dp_punt_stats, ring_full));
+	sflow_ports(ob);
 }
 
 static void workers(struct outbuf *ob)
@@ -309,6 +347,7 @@ void metrics_render(struct outbuf *ob, unsigned int page)
 	sinks(ob, "tern_punts", "Packets punted to the kernel, by reason", "reason", dp_punt_reasons);
 	sinks(ob, "tern_icmp_errors", "ICMP errors the dataplane built, by kind", "kind", dp_icmp_errors);
 	access_lists(ob);
+	sflow_collectors_out(ob);
 	tables(ob);
 	ob_printf(ob, "# EOF\n");
 }

@@ -9,7 +9,7 @@
 # with the interfaces, next hop and prefix lengths the FIB forwards by; the last counter
 # sample of m0 matches show interfaces. Settings out of range and a fifth collector are
 # refused with a sentence; collectors the router has no route to (IPv4 and IPv6) cost a
-# counted send error and nothing else.
+# counted send error and nothing else. The metrics endpoint counts the samples and datagrams.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin sflow
 OUT=$T_DIR/sflow
@@ -94,4 +94,10 @@ check "and so does the IPv6 one ($(after 2001:2:ffff::1 6400 send_errors))" \
 	[ "$(after 2001:2:ffff::1 6400 send_errors)" -ge 1 ]
 check "while the reachable ones are sent to without error" \
 	[ "$(after 198.18.5.2 6343 send_errors)" = 0 ] && [ "$(after 198.18.5.2 9995 datagrams)" -ge 1 ]
+metric() { sed -n "s/^$1 //p" "$OUT/metrics.txt"; }	# NAME{LABELS}: its value
+taken=$(json_field 'j["interfaces"][0]["samples"]' < "$OUT/show_sflow_after.json")
+check "the metrics endpoint counts m0's samples as show sflow does ($taken)" \
+	[ "$(metric 'tern_sflow_samples_total{port="m0",fate="taken"}')" = "$taken" ]
+failed=$(metric 'tern_sflow_datagrams_total{collector="198.18.7.1",udp_port="6343",fate="failed"}')
+check "and the failed datagrams of the collector with no route (${failed:-none})" [ "${failed:-0}" -ge 1 ]
 tern_test_end
