@@ -60,6 +60,21 @@ static int cmd_no_hostname(struct cmd_ctx *ctx)
 	return 0;
 }
 
+struct dp_port *cmd_mode_iface(struct cmd_ctx *ctx, const char *what)
+{
+	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
+
+	if (p == NULL) {
+		cmd_error(ctx, -ENODEV, "%% Interface %s no longer exists", ctx->s->ifname);
+		return NULL;
+	}
+	if (p->kind == DP_PORT_MEMBER) {
+		cmd_error(ctx, -EINVAL, "%% %s is a member of a bond: %s on the bond", p->name, what);
+		return NULL;
+	}
+	return p;
+}
+
 /* The interface being configured, and its TAP's ifindex; NULL with the error written. */
 static struct dp_port *config_port(struct cmd_ctx *ctx, uint32_t *ifindex)
 {

@@ -28,18 +28,7 @@ static enum dp_rpf_mode mode_of(const struct cmd_ctx *ctx)
 
 static struct dp_port *interface(struct cmd_ctx *ctx)
 {
-	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
-
-	if (p == NULL) {
-		cmd_error(ctx, -ENODEV, "%% Interface %s no longer exists", ctx->s->ifname);
-		return NULL;
-	}
-	if (p->kind == DP_PORT_MEMBER) {
-		cmd_error(ctx, -EINVAL, "%% %s is a member of a bond: verify sources on the bond",
-			  p->name);
-		return NULL;
-	}
-	return p;
+	return cmd_mode_iface(ctx, "verify sources");
 }
 
 static int cmd_verify(struct cmd_ctx *ctx)

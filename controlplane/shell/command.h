@@ -151,6 +151,10 @@ struct cmd_word {
 int cmd_line(struct outbuf *out, enum cmd_mode mode, const char *head, const struct cmd_word *w,
 	     unsigned int nw);
 
+/* The interface of the interface mode, when it is not a bond's member; else NULL with the
+ * error written: that it is gone, or that what (a verb phrase: "sample") goes on the bond. */
+struct dp_port *cmd_mode_iface(struct cmd_ctx *ctx, const char *what);
+
 /* For handlers: replace the output with one error sentence and return rc. */
 int cmd_error(struct cmd_ctx *ctx, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
