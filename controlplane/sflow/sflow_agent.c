@@ -255,12 +255,13 @@ static int socket_of(uint8_t family)
 	}
 	if (sf.agent.family == family &&
 	    bind(fd, (struct sockaddr *)&ss, sockaddr_of(&sf.agent, 0, &ss)) < 0) {
+		int err = errno;
 		char a[INET6_ADDRSTRLEN];
 
 		sflow_addr_text(&sf.agent, a, sizeof(a));
 		TERN_LOG_RATELIMITED(main, WARNING,
 				     "sFlow: cannot send from agent address %s (%s); datagrams leave from the address the kernel picks",
-				     a, strerror(errno));
+				     a, strerror(err));
 	}
 	sf.fd[f] = fd + 1;
 	return fd;
@@ -319,11 +320,12 @@ static void datagram_send(void)
 		}
 		c->send_errors++;
 		if (fd >= 0) {
+			int err = errno;
 			char a[INET6_ADDRSTRLEN];
 
 			sflow_addr_text(&c->addr, a, sizeof(a));
 			TERN_LOG_RATELIMITED(main, WARNING, "sFlow: cannot send to collector %s port %u: %s",
-					     a, c->port, strerror(errno));
+					     a, c->port, strerror(err));
 		}
 	}
 }
