@@ -17,18 +17,26 @@
 
 #define ADDRESS "(addr:A.B.C.D|addr:X:X::X:X)"
 
+/* The line's value named key, 1 .. max, into *v; else -EINVAL with "what W is out of range:
+ * expected 1 to MAX" and unit after it. */
+static int number_of(struct cmd_ctx *ctx, const char *key, unsigned int max, const char *what,
+		     const char *unit, uint32_t *v)
+{
+	const char *w = cmd_arg(ctx, key);
+	char *end;
+	unsigned long n = strtoul(w, &end, 10);
+
+	if (*end != '\0' || n < 1 || n > max)
+		return cmd_error(ctx, -EINVAL, "%% %s %s is out of range: expected 1 to %u%s", what, w,
+				 max, unit);
+	*v = (uint32_t)n;
+	return 0;
+}
+
 static int rate_of(struct cmd_ctx *ctx, uint32_t *rate)
 {
-	const char *w = cmd_arg(ctx, "sample-rate");
-	char *end;
-	unsigned long v = strtoul(w, &end, 10);
-
-	if (*end != '\0' || v < 1 || v > DP_SFLOW_RATE_MAX)
-		return cmd_error(ctx, -EINVAL,
-				 "%% Sample rate %s is out of range: expected 1 to %u (1 in that many frames)",
-				 w, DP_SFLOW_RATE_MAX);
-	*rate = (uint32_t)v;
-	return 0;
+	return number_of(ctx, "sample-rate", DP_SFLOW_RATE_MAX, "Sample rate",
+			 " (1 in that many frames)", rate);
 }
 
 static int cmd_sample_rate(struct cmd_ctx *ctx)
@@ -79,16 +87,13 @@ static int cmd_if_no_sample_rate(struct cmd_ctx *ctx)
 
 static int cmd_polling(struct cmd_ctx *ctx)
 {
-	const char *w = cmd_arg(ctx, "polling-interval");
-	char *end;
-	unsigned long v = strtoul(w, &end, 10);
+	uint32_t s = 0;
+	int rc = number_of(ctx, "polling-interval", SFLOW_POLLING_MAX_S, "Polling interval",
+			   " seconds", &s);
 
-	if (*end != '\0' || v < 1 || v > SFLOW_POLLING_MAX_S)
-		return cmd_error(ctx, -EINVAL,
-				 "%% Polling interval %s is out of range: expected 1 to %u seconds",
-				 w, SFLOW_POLLING_MAX_S);
-	sflow_set_polling((unsigned int)v);
-	return 0;
+	if (rc == 0)
+		sflow_set_polling(s);
+	return rc;
 }
 
 static int cmd_no_polling(struct cmd_ctx *ctx)
@@ -101,17 +106,14 @@ static int cmd_no_polling(struct cmd_ctx *ctx)
 /* The collector's address and port of the line: 0, or an error said. */
 static int collector_of(struct cmd_ctx *ctx, struct sflow_addr *a, uint16_t *port)
 {
-	const char *addr = cmd_arg(ctx, "addr"), *pw = cmd_arg(ctx, "port");
-	unsigned long p = SFLOW_PORT;
-	char *end = "";
+	const char *addr = cmd_arg(ctx, "addr");
+	uint32_t p = SFLOW_PORT;
 
 	if (addr == NULL || sflow_addr_parse(addr, a) < 0)
 		return cmd_error(ctx, -EINVAL, "%% '%s' is not an IPv4 or IPv6 address",
 				 addr ? addr : "");
-	if (pw != NULL)
-		p = strtoul(pw, &end, 10);
-	if (*end != '\0' || p < 1 || p > 65535)
-		return cmd_error(ctx, -EINVAL, "%% Port %s is out of range: expected 1 to 65535", pw);
+	if (cmd_arg(ctx, "port") != NULL && number_of(ctx, "port", 65535, "Port", "", &p) < 0)
+		return -EINVAL;
 	*port = (uint16_t)p;
 	return 0;
 }

@@ -38,7 +38,7 @@ static uint16_t port_rx_process(struct rte_graph *graph, struct rte_node *node, 
 	if (unlikely(dp_trace.on))
 		dp_trace_rx(graph->id, node->id, (struct rte_mbuf **)node->objs, n);
 	/* graph id = worker index */
-	dp_sflow_port(graph->id, ctx->index, (struct rte_mbuf **)node->objs, n);
+	dp_sflow_frames(graph->id, ctx->index, (struct rte_mbuf **)node->objs, n);
 	node->idx = n;
 	rte_node_next_stream_move(graph, node, likely(!dp_port_map.vlans[ctx->index]) ?
 				  PORT_RX_NEXT_IP4_FAST : PORT_RX_NEXT_VLAN_INPUT);

@@ -58,8 +58,8 @@ int dp_sflow_init(unsigned int nb_workers);
 void dp_sflow_burst(unsigned int worker, uint16_t index, uint32_t rate, struct rte_mbuf **m,
 		    uint16_t n);
 
-/* Worker: the n frames of m[] received on interface index; a burst with no sample in it
- * costs a subtraction here, and one with a sample goes to dp_sflow_burst. */
+/* Worker, port_rx: the n frames of m[] received on interface index; a burst with no sample
+ * in it costs a subtraction here, and one with a sample goes to dp_sflow_burst. */
 static inline void dp_sflow_frames(unsigned int worker, uint16_t index, struct rte_mbuf **m,
 				   uint16_t n)
 {
@@ -75,13 +75,6 @@ static inline void dp_sflow_frames(unsigned int worker, uint16_t index, struct r
 		return;
 	}
 	dp_sflow_burst(worker, index, rate, m, n);
-}
-
-/* Worker, port_rx: a burst's frames on port index. */
-static inline void dp_sflow_port(unsigned int worker, uint16_t index, struct rte_mbuf **m,
-				 uint16_t n)
-{
-	dp_sflow_frames(worker, index, m, n);
 }
 
 /* Worker, vlan_input: one frame of sub-interface index, its tags still on. */
