@@ -28,6 +28,7 @@ struct kni_port {
 	int fd;
 	char name[16];
 	bool carrier;
+	bool link_local_off;	/* its TAP waits for an IPv6 address to get its link-local one */
 	struct kni_port_stats st;	/* written by the service thread only */
 };
 
@@ -51,8 +52,8 @@ const char *kni_tap_name(unsigned int port)
 
 /* Opens port's TAP, named name, gives it the port's link as its carrier and has the service
  * watch it; the descriptor is published last, for a service that may be running. */
-static int tap_attach(unsigned int port, const char *name, bool persist, char *err,
-		      size_t errlen)
+static int tap_attach(unsigned int port, const char *name, bool persist, bool link_local,
+		      char *err, size_t errlen)
 {
 	struct dp_port *p = &dp.ports[port];
 	struct kni_port *k = &kports[port];
@@ -61,11 +62,12 @@ static int tap_attach(unsigned int port, const char *name, bool persist, char *e
 
 	memset(&k->st, 0, sizeof(k->st));
 	snprintf(k->name, sizeof(k->name), "%s", name);
-	fd = kni_tap_open(k->name, &p->mac, p->mtu, persist, err, errlen);
+	fd = kni_tap_open(k->name, &p->mac, p->mtu, persist, link_local, err, errlen);
 	if (fd < 0) {
 		k->name[0] = '\0';
 		return fd;
 	}
+	k->link_local_off = !link_local;
 	k->carrier = dp_port_link_up(p, NULL);
 	kni_tap_set_carrier(fd, k->carrier);
 	if (epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -100,7 +102,7 @@ int kni_init(const char *const *tap_names, const bool *persist, char *err, size_
 	}
 	for (i = 0; i < dp.nb_ports; i++)
 		if (*tap_names[i] != '\0' &&	/* a bond's member has none: the bond has the TAP */
-		    (rc = tap_attach(i, tap_names[i], persist[i], err, errlen)) < 0)
+		    (rc = tap_attach(i, tap_names[i], persist[i], true, err, errlen)) < 0)
 			return rc;
 	return 0;
 }
@@ -424,7 +426,23 @@ void kni_sync(void)
 int kni_tap_add(unsigned int port, char *err, size_t errlen)
 {
 	kni_taps_flush();	/* its name may be a retired TAP's */
-	return tap_attach(port, dp.ports[port].name, false, err, errlen);
+	return tap_attach(port, dp.ports[port].name, false, false, err, errlen);
+}
+
+int kni_link_local_start(unsigned int port)
+{
+	struct kni_port *k;
+	int rc;
+
+	if (port >= dp.max_ports)
+		return 0;
+	k = &kports[port];
+	if (!k->link_local_off || k->name[0] == '\0')
+		return 0;
+	rc = kni_tap_link_local_start(k->name);
+	if (rc == 0)
+		k->link_local_off = false;
+	return rc;
 }
 
 /* Closes fd once the service has gone round its loop twice since round seen. */

@@ -36,6 +36,9 @@ void kni_port_stats(unsigned int port, struct kni_port_stats *st);
 /* Control thread: the TAP of a sub-interface made while ternd runs (named like it, its
  * port's MAC and its MTU), and its removal. */
 int kni_tap_add(unsigned int port, char *err, size_t errlen);
+/* The sub-interface's TAP, made without an IPv6 link-local address (kni_tap_open), gets it
+ * now: the mirror calls it at the interface's first IPv6 address. 0 when it has it already. */
+int kni_link_local_start(unsigned int port);
 /* Takes the TAP from the service and down at once; the kernel removes it with the others
  * removed since the last kni_taps_flush (at the next tick, or before a TAP is made). */
 void kni_tap_remove(unsigned int port);

@@ -30,8 +30,58 @@ static int ifreq_ioctl(unsigned long req, struct ifreq *ifr)
 	return rc;
 }
 
-int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, bool persist, char *err,
-		 size_t errlen)
+/* Sends one rtnetlink request and waits for its acknowledgement. */
+static int rtnl_request(struct nlmsghdr *nlh)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	int rc = 0;
+	ssize_t n;
+
+	if (nl == NULL)
+		return -errno;
+	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
+	nlh->nlmsg_seq = 1;
+	/* each step sets errno when it fails; the acknowledgement's error is the request's */
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0 ||
+	    (n = mnl_socket_recvfrom(nl, buf, sizeof(buf))) < 0 ||
+	    mnl_cb_run(buf, n, 1, mnl_socket_get_portid(nl), NULL, NULL) < 0)
+		rc = -errno;
+	mnl_socket_close(nl);
+	return rc;
+}
+
+static struct nlmsghdr *link_msg(char *buf, uint16_t type)
+{
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct ifinfomsg *ifi;
+
+	nlh->nlmsg_type = type;
+	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
+	ifi->ifi_family = AF_UNSPEC;
+	return nlh;
+}
+
+/* Sets the interface's IPv6 address generation mode (IN6_ADDR_GEN_MODE_*), which the kernel
+ * reads when the interface comes up: it only stores it. */
+static int addr_gen_mode_set(const char *name, uint8_t mode)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = link_msg(buf, RTM_NEWLINK);
+	struct nlattr *spec, *inet6;
+
+	mnl_attr_put_strz(nlh, IFLA_IFNAME, name);
+	spec = mnl_attr_nest_start(nlh, IFLA_AF_SPEC);
+	inet6 = mnl_attr_nest_start(nlh, AF_INET6);
+	mnl_attr_put_u8(nlh, IFLA_INET6_ADDR_GEN_MODE, mode);
+	mnl_attr_nest_end(nlh, inet6);
+	mnl_attr_nest_end(nlh, spec);
+	return rtnl_request(nlh);
+}
+
+int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, bool persist,
+		 bool link_local, char *err, size_t errlen)
 {
 	struct ifreq ifr;
 	int fd, rc;
@@ -87,6 +137,13 @@ mtu:
 		snprintf(err, errlen, "cannot set MTU %u on TAP %s: %s", mtu, name, strerror(-rc));
 		goto fail;
 	}
+	/* before it comes up: the kernel makes the link-local address (and its routes) at up */
+	if (!link_local && (rc = addr_gen_mode_set(name, IN6_ADDR_GEN_MODE_NONE)) < 0 &&
+	    rc != -EAFNOSUPPORT) {	/* a kernel without IPv6 makes none anyway */
+		snprintf(err, errlen, "cannot defer the IPv6 link-local address of TAP %s: %s", name,
+			 strerror(-rc));
+		goto fail;
+	}
 	if ((rc = ifreq_ioctl(SIOCGIFFLAGS, &ifr)) == 0) {
 		ifr.ifr_flags |= IFF_UP;
 		rc = ifreq_ioctl(SIOCSIFFLAGS, &ifr);
@@ -106,39 +163,6 @@ int kni_tap_set_carrier(int fd, bool on)
 	int v = on;
 
 	return ioctl(fd, TUNSETCARRIER, &v) < 0 ? -errno : 0;
-}
-
-/* Sends one rtnetlink request and waits for its acknowledgement. */
-static int rtnl_request(struct nlmsghdr *nlh)
-{
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
-	int rc = 0;
-	ssize_t n;
-
-	if (nl == NULL)
-		return -errno;
-	nlh->nlmsg_flags |= NLM_F_REQUEST | NLM_F_ACK;
-	nlh->nlmsg_seq = 1;
-	/* each step sets errno when it fails; the acknowledgement's error is the request's */
-	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
-	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0 ||
-	    (n = mnl_socket_recvfrom(nl, buf, sizeof(buf))) < 0 ||
-	    mnl_cb_run(buf, n, 1, mnl_socket_get_portid(nl), NULL, NULL) < 0)
-		rc = -errno;
-	mnl_socket_close(nl);
-	return rc;
-}
-
-static struct nlmsghdr *link_msg(char *buf, uint16_t type)
-{
-	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
-	struct ifinfomsg *ifi;
-
-	nlh->nlmsg_type = type;
-	ifi = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifi));
-	ifi->ifi_family = AF_UNSPEC;
-	return nlh;
 }
 
 int kni_tap_retire(const char *name)
@@ -161,6 +185,32 @@ int kni_tap_delete_retired(void)
 
 	mnl_attr_put_u32(nlh, IFLA_GROUP, KNI_TAP_RETIRED_GROUP);
 	return rtnl_request(nlh);
+}
+
+int kni_tap_link_local_start(const char *name)
+{
+	char path[96], mode[8] = "0\n";
+	ssize_t n;
+	int fd, rc = 0;
+
+	/* the namespace's default mode (EUI-64, stable-privacy, random), as a new interface gets */
+	fd = open("/proc/sys/net/ipv6/conf/default/addr_gen_mode", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, mode, sizeof(mode) - 1);
+		mode[n > 0 ? n : 0] = '\0';
+		close(fd);
+		if (n <= 0 || mode[0] == '1')	/* none there too: the administrator's choice */
+			return n <= 0 ? -EIO : 0;
+	}
+	/* the sysctl, not rtnetlink: a change of mode there makes the address on an up interface */
+	snprintf(path, sizeof(path), "/proc/sys/net/ipv6/conf/%s/addr_gen_mode", name);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, mode, strlen(mode)) < 0)
+		rc = -errno;
+	close(fd);
+	return rc;
 }
 
 int kni_tap_get_state(const char *name, bool *up, uint16_t *mtu)

@@ -9,9 +9,18 @@
 
 #include <rte_ether.h>
 
-/* A non-blocking TAP fd (no packet info header), with mac and mtu set and the interface up. */
-int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, bool persist, char *err,
-		 size_t errlen);
+/*
+ * A non-blocking TAP fd (no packet info header), with mac and mtu set and the interface up.
+ * Without link_local the kernel gives it no IPv6 link-local address when it comes up, until
+ * kni_tap_link_local_start: each link-local address costs the kernel a walk of every IPv6
+ * route in the namespace and an insert among every other interface's fe80::/64 route, so
+ * 4000 of them take seconds. A sub-interface gets its own with its first IPv6 address.
+ */
+int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mtu, bool persist,
+		 bool link_local, char *err, size_t errlen);
+/* Has the kernel make the up interface's link-local address now, in the namespace's default
+ * mode (net.ipv6.conf.default.addr_gen_mode; nothing when that is none). */
+int kni_tap_link_local_start(const char *name);
 int kni_tap_set_carrier(int fd, bool on);
 /*
  * Removing a kernel interface one at a time costs the kernel a grace period of its own

@@ -167,6 +167,20 @@ static void apply_link(const struct nl_msg *m)
 		apply_mtu(i, l);
 }
 
+/* A sub-interface's TAP has no IPv6 link-local address until its first other IPv6 address
+ * (kni_tap_open says why): this one may be it. */
+static void link_local_start(int port, const struct nl_msg *m)
+{
+	int rc;
+
+	if (m->del || (m->addr.ip6[0] == 0xfe && (m->addr.ip6[1] & 0xc0) == 0x80))
+		return;
+	rc = kni_link_local_start(port);
+	if (rc < 0)
+		TERN_LOG_RATELIMITED(rib, WARNING, "%s has an IPv6 address but no link-local one: %s",
+				     dp.ports[port].name, strerror(-rc));
+}
+
 static void apply_addr(const struct nl_msg *m, struct nl_stats *st)
 {
 	int port = mirror_ifindex_port(m->addr.ifindex);
@@ -175,6 +189,7 @@ static void apply_addr(const struct nl_msg *m, struct nl_stats *st)
 		return;
 	mirror_links_moved();
 	if (m->addr.family == AF_INET6) {
+		link_local_start(port, m);
 		if (m->del)
 			rib_addr6_del(port, m->addr.ip6, m->addr.len);
 		else if (rib_addr6_add(port, m->addr.ip6, m->addr.len, m->addr.tentative) < 0 &&

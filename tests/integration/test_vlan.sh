@@ -19,6 +19,14 @@ check "sub-interfaces dp0.100 and dp0.1020 are made: $out" [ -z "$out" ]
 has_addr() { ip -n "$R" -o addr show dev "$1" to "$2" | grep -q .; }	# IFACE ADDR
 check "each has a kernel interface of its name" ip -n "$R" link show dp0.1020 >/dev/null
 check "with its address" has_addr dp0.100 198.18.100.1
+# a sub-interface's kernel interface gets an IPv6 link-local address with its first IPv6
+# address, from the shell or from the kernel's side, and none before
+link_local() { ip -n "$R" -6 -o addr show dev "$1" scope link | grep -q "inet6 fe80::"; }	# IFACE
+wait_for "dp0.100 has an IPv6 link-local address beside its IPv6 address" link_local dp0.100
+check "dp0.1020, IPv4 only, has none" eval '! link_local dp0.1020'
+ip -n "$R" addr add 2001:2:0:101::1/64 dev dp0.1020 nodad
+wait_for "an IPv6 address added in the kernel gives dp0.1020 one" link_local dp0.1020
+ip -n "$R" addr del 2001:2:0:101::1/64 dev dp0.1020
 check "show version counts the ports and the sub-interfaces apart" json_true \
 	'j["ports"] == 2 and j["subinterfaces"] == 2' <<<"$(tern_cli --json -c "show version")"
 json=$(tern_cli --json -c "show interfaces dp0.1020")
@@ -130,6 +138,8 @@ run=$(tern_cli -c "show running-config")
 check "after a restart dp0.1020 is back with its tags" \
 	[ "$(sed -n '/^interface dp0.1020$/{n;p}' <<<"$run")" = " encapsulation dot1ad 10 dot1q 20" ]
 check "and dp0.100's kernel interface has its address" has_addr dp0.100 198.18.100.1
+wait_for "and its IPv6 link-local address" link_local dp0.100
+check "dp0.1020, without an IPv6 address now, has none after the restart" eval '! link_local dp0.1020'
 check "the restart's log gives dp0.1020's configured tags" \
 	grep -q "dp0.1020: encapsulation dot1ad 10 dot1q 20" "$T_DIR/ternd.log"
 # a static route through a sub-interface outlives its shutdown
