@@ -6,6 +6,8 @@ PREFIX   ?= /usr
 DESTDIR  ?=
 MARCH    ?= x86-64-v2
 BUILD    ?= build
+# make run, test, asan, fuzz and bench build with this many compilers at once
+JOBS     ?= $(shell nproc)
 CC       ?= cc
 
 DEPS_PKGS := libdpdk libmnl readline sqlite3
@@ -165,7 +167,7 @@ check-deps:
 	@etc/install-deps.sh --check >/dev/null 2>&1 || etc/install-deps.sh
 
 run: check-deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@bench/demo.sh
 
 unit: $(UNIT_BIN)
@@ -180,11 +182,11 @@ integration: all
 	@tests/run-all.sh
 
 test: check-deps
-	@$(MAKE) --no-print-directory all $(BUILD)/ternd-static $(UNIT_BIN)
+	@$(MAKE) --no-print-directory -j$(JOBS) all $(BUILD)/ternd-static $(UNIT_BIN)
 	@tests/run-all.sh $(UNIT_BIN)
 
 bench: check-deps static-bench
-	@$(MAKE) --no-print-directory all build/native/ternd-static MARCH=native BUILD=build/native
+	@$(MAKE) --no-print-directory -j$(JOBS) all build/native/ternd-static MARCH=native BUILD=build/native
 	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static TERN_B=build/native/ternd-static \
 		bench/bench.sh build/native
 	@TABLE=1m GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/bench.sh build/native
@@ -200,12 +202,12 @@ bench: check-deps static-bench
 	@GEN_BIN=$(CURDIR)/build/static/tern-bench-static bench/churn.sh build/native
 
 static-bench: check-deps
-	@$(MAKE) --no-print-directory BUILD=build/static build/static/tern-bench-static
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/static build/static/tern-bench-static
 
 # RFC 2544 of ternd over memif with the --quick profile; the report goes to OUT.
 OUT ?= rfc2544-report
 rfc2544-quick: check-deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@bench/rfc2544.sh $(BUILD) $(OUT) --quick
 
 # Forwarding pipeline throughput with 1, 2, 4, 8 workers (bench/scaling.sh).
@@ -217,7 +219,7 @@ $(BUILD)/tern-bench-static: $(BENCH_OBJ)
 	@$(CC) -static $(LDFLAGS) $^ -o $@ $(STATIC_DPDK)
 
 asan: check-deps
-	@$(MAKE) --no-print-directory BUILD=build/asan \
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/asan \
 		EXTRA_CFLAGS="-O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined" all build/asan/ternd-static \
 		$(patsubst $(BUILD)/%,build/asan/%,$(UNIT_BIN))
@@ -226,7 +228,7 @@ asan: check-deps
 
 # libFuzzer targets (clang, ASan, UBSan), each run FUZZ_SECONDS from its seed corpus.
 fuzz: check-deps
-	@$(MAKE) --no-print-directory BUILD=build/fuzz CC=clang \
+	@$(MAKE) --no-print-directory -j$(JOBS) BUILD=build/fuzz CC=clang \
 		EXTRA_CFLAGS="-O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined" \
 		EXTRA_LDFLAGS="-fsanitize=address,undefined" fuzz-bins
 	@tests/run-fuzz.sh build/fuzz $(FUZZ_SECONDS)

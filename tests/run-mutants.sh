@@ -113,7 +113,7 @@ open(path, "w").write(text.replace(old, new))
 killed() {
 	local t bins=()
 	for t in "$@"; do bins+=("$BUILD/tests/${t%%:*}"); done
-	if ! make -C "$work" --no-print-directory -s "${bins[@]}" >"$work/build.log" 2>&1; then
+	if ! make -C "$work" --no-print-directory -s -j"$(nproc)" "${bins[@]}" >"$work/build.log" 2>&1; then
 		echo "  the mutant does not build: $(tail -1 "$work/build.log")"
 		return 1
 	fi
