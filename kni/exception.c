@@ -445,6 +445,22 @@ int kni_link_local_start(unsigned int port)
 	return rc;
 }
 
+int kni_link_local_stop(unsigned int port)
+{
+	struct kni_port *k;
+	int rc;
+
+	if (port >= dp.max_ports || dp.ports[port].kind != DP_PORT_VLAN)
+		return -EINVAL;
+	k = &kports[port];
+	if (k->link_local_off || k->name[0] == '\0')
+		return 0;
+	rc = kni_tap_link_local_stop(k->name);
+	if (rc == 0)
+		k->link_local_off = true;
+	return rc;
+}
+
 /* Closes fd once the service has gone round its loop twice since round seen. */
 static void close_after_rounds(int fd, uint64_t seen)
 {

@@ -213,6 +213,99 @@ int kni_tap_link_local_start(const char *name)
 	return rc;
 }
 
+struct link_locals {
+	uint32_t ifindex;
+	unsigned int n;
+	uint8_t addr[8][16];
+	uint8_t len[8];
+};
+
+static int link_local_collect(const struct nlmsghdr *nlh, void *data)
+{
+	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
+	struct link_locals *ll = data;
+	struct nlattr *attr;
+
+	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET6 ||
+	    ifa->ifa_index != ll->ifindex || ifa->ifa_scope != RT_SCOPE_LINK || ll->n == 8)
+		return MNL_CB_OK;
+	mnl_attr_for_each(attr, nlh, sizeof(*ifa))
+		if (mnl_attr_get_type(attr) == IFA_ADDRESS && mnl_attr_get_payload_len(attr) == 16) {
+			memcpy(ll->addr[ll->n], mnl_attr_get_payload(attr), 16);
+			ll->len[ll->n++] = ifa->ifa_prefixlen;
+		}
+	return MNL_CB_OK;
+}
+
+/* The interface's IPv6 link-local addresses, tentative ones included, from the kernel. */
+static int link_locals_read(struct link_locals *ll)
+{
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
+	struct mnl_socket *nl = mnl_socket_open2(NETLINK_ROUTE, SOCK_CLOEXEC);
+	struct ifaddrmsg *ifa;
+	unsigned int portid;
+	ssize_t n;
+	int rc = MNL_CB_OK;
+
+	if (nl == NULL)
+		return -errno;
+	nlh->nlmsg_type = RTM_GETADDR;
+	nlh->nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP;
+	nlh->nlmsg_seq = 1;
+	ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+	ifa->ifa_family = AF_INET6;
+	ifa->ifa_index = ll->ifindex;
+	if (mnl_socket_bind(nl, 0, MNL_SOCKET_AUTOPID) < 0 ||
+	    mnl_socket_sendto(nl, nlh, nlh->nlmsg_len) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	portid = mnl_socket_get_portid(nl);
+	while (rc == MNL_CB_OK) {	/* until the dump's NLMSG_DONE, or an error */
+		n = mnl_socket_recvfrom(nl, buf, sizeof(buf));
+		if (n < 0) {
+			rc = -errno;
+			break;
+		}
+		rc = mnl_cb_run(buf, n, 1, portid, link_local_collect, ll);
+		if (rc < 0)
+			rc = -errno;
+	}
+out:
+	mnl_socket_close(nl);
+	return rc < 0 ? rc : 0;
+}
+
+int kni_tap_link_local_stop(const char *name)
+{
+	struct link_locals ll = { .ifindex = if_nametoindex(name) };
+	char buf[MNL_SOCKET_BUFFER_SIZE];
+	struct nlmsghdr *nlh;
+	struct ifaddrmsg *ifa;
+	unsigned int i;
+	int rc;
+
+	if (ll.ifindex == 0)
+		return -errno;
+	if ((rc = addr_gen_mode_set(name, IN6_ADDR_GEN_MODE_NONE)) < 0 ||
+	    (rc = link_locals_read(&ll)) < 0)
+		return rc;
+	for (i = 0; i < ll.n; i++) {
+		nlh = mnl_nlmsg_put_header(buf);
+		nlh->nlmsg_type = RTM_DELADDR;
+		ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
+		ifa->ifa_family = AF_INET6;
+		ifa->ifa_prefixlen = ll.len[i];
+		ifa->ifa_index = ll.ifindex;
+		mnl_attr_put(nlh, IFA_LOCAL, 16, ll.addr[i]);
+		rc = rtnl_request(nlh);
+		if (rc < 0 && rc != -EADDRNOTAVAIL)	/* gone already: as wanted */
+			return rc;
+	}
+	return 0;
+}
+
 int kni_tap_get_state(const char *name, bool *up, uint16_t *mtu)
 {
 	struct ifreq ifr;

@@ -21,6 +21,8 @@ int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mt
 /* Has the kernel make the up interface's link-local address now, in the namespace's default
  * mode (net.ipv6.conf.default.addr_gen_mode; nothing when that is none). */
 int kni_tap_link_local_start(const char *name);
+/* The kernel makes no link-local address for it again, and deletes the ones it has. */
+int kni_tap_link_local_stop(const char *name);
 int kni_tap_set_carrier(int fd, bool on);
 /*
  * Removing a kernel interface one at a time costs the kernel a grace period of its own

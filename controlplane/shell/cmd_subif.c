@@ -11,8 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "controlplane/mirror/netlink.h"
+#include "controlplane/mirror/rib.h"
 #include "controlplane/shell/acls.h"
 #include "controlplane/sflow/sflow_agent.h"
 #include "controlplane/shell/rpf_config.h"
@@ -100,6 +102,7 @@ static int cmd_no_interface(struct cmd_ctx *ctx)
 	if (routes)
 		TERN_LOG(rib, NOTICE, "%u routes through the removed sub-interface flushed", routes);
 	iface_set_description(p->name, "");
+	iface_set_ipv6_enable(index, false);
 	acl_iface_removed(index);
 	rpf_iface_removed(index);
 	sflow_iface_removed(index);
@@ -137,6 +140,65 @@ static int cmd_encapsulation(struct cmd_ctx *ctx)
 	return 0;
 }
 
+/* The sub-interface being configured; NULL, with the sentence written, for anything else. */
+static struct dp_port *subif_here(struct cmd_ctx *ctx, const char *what)
+{
+	struct dp_port *p = dp_port_by_name(ctx->s->ifname);
+
+	if (p == NULL)
+		cmd_error(ctx, -ENODEV, "%% Interface %s no longer exists", ctx->s->ifname);
+	else if (p->kind != DP_PORT_VLAN)
+		cmd_error(ctx, -EINVAL, "%% %s has its IPv6 link-local address from the start: %s is for sub-interfaces",
+			  p->name, what);
+	else
+		return p;
+	return NULL;
+}
+
+/* A sub-interface's TAP has an IPv6 link-local address only beside another IPv6 address
+ * (kni_tap_open): ipv6 enable gives it one alone, for a protocol that speaks from it (OSPFv3,
+ * BGP over a link-local address). */
+static int cmd_ipv6_enable(struct cmd_ctx *ctx)
+{
+	struct dp_port *p = subif_here(ctx, "ipv6 enable");
+	int rc;
+
+	if (p == NULL)
+		return -EINVAL;
+	rc = kni_link_local_start(p - dp.ports);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel would not make the IPv6 link-local address of %s: %s",
+				 p->name, strerror(-rc));
+	iface_set_ipv6_enable(p - dp.ports, true);
+	netlink_drain();
+	return 0;
+}
+
+/* Takes the link-local address away, unless another IPv6 address keeps it. */
+static int cmd_no_ipv6_enable(struct cmd_ctx *ctx)
+{
+	struct dp_port *p = subif_here(ctx, "no ipv6 enable");
+	const struct rib_addr *all;
+	unsigned int index, n, a;
+	int rc;
+
+	if (p == NULL)
+		return -EINVAL;
+	index = p - dp.ports;
+	iface_set_ipv6_enable(index, false);
+	n = rib_addrs(&all);
+	for (a = 0; a < n; a++)
+		if (all[a].port == index && all[a].family == AF_INET6 &&
+		    !(all[a].ip6[0] == 0xfe && (all[a].ip6[1] & 0xc0) == 0x80))
+			return 0;	/* it keeps its link-local address beside this one */
+	rc = kni_link_local_stop(index);
+	if (rc < 0)
+		return cmd_error(ctx, rc, "%% The kernel would not take the IPv6 link-local address of %s away: %s",
+				 p->name, strerror(-rc));
+	netlink_drain();
+	return 0;
+}
+
 const struct cmd_def cmd_subif_table[] = {
 	{ CMD_MODE_CONFIG, "interface IFNAME.VLAN", "Make a sub-interface of a port (dp0.100: 802.1Q VLAN 100)",
 	  cmd_subif_make, CMD_F_CONFIG },
@@ -146,5 +208,9 @@ const struct cmd_def cmd_subif_table[] = {
 	{ CMD_MODE_CONFIG_IF, "encapsulation dot1ad NUMBER dot1q NUMBER",
 	  "QinQ: the sub-interface's 802.1ad (outer) and 802.1Q (inner) VLAN ids", cmd_encapsulation,
 	  CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "ipv6 enable", "Give the sub-interface an IPv6 link-local address without another IPv6 address",
+	  cmd_ipv6_enable, CMD_F_CONFIG },
+	{ CMD_MODE_CONFIG_IF, "no ipv6 enable", "Its IPv6 link-local address only beside another IPv6 address",
+	  cmd_no_ipv6_enable, CMD_F_CONFIG },
 	{ 0, NULL, NULL, NULL, 0 },
 };

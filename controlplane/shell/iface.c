@@ -9,6 +9,7 @@
 #include "dataplane/dp.h"
 
 static char descriptions[DP_MAX_IFACES][128];
+static bool ipv6_enable[DP_MAX_IFACES];
 
 int iface_set_description(const char *name, const char *text)
 {
@@ -23,6 +24,17 @@ int iface_set_description(const char *name, const char *text)
 const char *iface_description(unsigned int port_index)
 {
 	return port_index < DP_MAX_IFACES ? descriptions[port_index] : "";
+}
+
+void iface_set_ipv6_enable(unsigned int port_index, bool on)
+{
+	if (port_index < DP_MAX_IFACES)
+		ipv6_enable[port_index] = on;
+}
+
+bool iface_ipv6_enable(unsigned int port_index)
+{
+	return port_index < DP_MAX_IFACES && ipv6_enable[port_index];
 }
 
 bool cmd_ifname_exists(const char *name)

@@ -66,6 +66,8 @@ static void interface_section(struct outbuf *out, unsigned int i)
 	if (*iface_description(i))
 		cmd_line(out, CMD_MODE_CONFIG_IF, "description",
 			 &(struct cmd_word){ "description", iface_description(i) }, 1);
+	if (iface_ipv6_enable(i))
+		cmd_line(out, CMD_MODE_CONFIG_IF, "ipv6 enable", NULL, 0);
 	for (a = 0; a < n && k < 64; a++)
 		if (configured_addr(&all[a], i))
 			mine[k++] = all[a];

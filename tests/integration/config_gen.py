@@ -7,7 +7,7 @@
 Prints configuration-mode lines (as `tern -c` arguments would carry them, one a line)
 over ports dp0 (198.18.0.1/24), dp1 (198.18.1.1/24) and dp2: a hostname, descriptions,
 extra addresses, MTUs, a shut port, up to 400 sub-interfaces of dp0 and dp1 (802.1Q and QinQ,
-with addresses in 198.18.64.0/18, descriptions, MTUs, shut), static routes of every kind the shell takes (via a
+with addresses in 198.18.64.0/18, descriptions, ipv6 enable, MTUs, shut), static routes of every kind the shell takes (via a
 gateway, out of an interface, blackhole, unreachable, prohibit; with and without a
 distance; ECMP made of several lines, with weights) and static ARP entries, and the same
 for IPv6 (ipv6 address, ipv6 route with global and link-local gateways, ipv6 neighbor),
@@ -52,7 +52,7 @@ def main():
         out.append("exit")
 
     # sub-interfaces of dp0 and dp1: none, a few or hundreds, 802.1Q (the name's VLAN) or
-    # QinQ (encapsulation), with an address, a description, an MTU, shut
+    # QinQ (encapsulation), with an address, a description, ipv6 enable, an MTU, shut
     names = {"dp0": set(), "dp1": set()}
     qinq = set()
     for k in range(rnd.choice((0, rnd.randrange(1, 40), rnd.randrange(100, 400)))):
@@ -70,6 +70,8 @@ def main():
             out.append(f"ip address 198.18.{64 + k // 64}.{(k % 64) * 4 + 1}/30")
         if rnd.random() < 0.2:
             out.append(f"description customer {rnd.randrange(10000)}")
+        if rnd.random() < 0.1:
+            out.append("ipv6 enable")
         if rnd.random() < 0.1:
             out.append(f"mtu {rnd.choice([1280, 1400])}")
         if rnd.random() < 0.1:

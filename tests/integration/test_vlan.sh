@@ -140,6 +140,19 @@ check "after a restart dp0.1020 is back with its tags" \
 check "and dp0.100's kernel interface has its address" has_addr dp0.100 198.18.100.1
 wait_for "and its IPv6 link-local address" link_local dp0.100
 check "dp0.1020, without an IPv6 address now, has none after the restart" eval '! link_local dp0.1020'
+# ipv6 enable: a link-local address alone, for a protocol that speaks from it
+out=$(tern_cli -c "configure terminal" -c "interface dp0.1020" -c "ipv6 enable" -c "end" 2>&1)
+check "ipv6 enable on dp0.1020: ${out:-no complaint}" [ -z "$out" ]
+wait_for "gives it an IPv6 link-local address" link_local dp0.1020
+check "which the running-config keeps" grep -qx " ipv6 enable" <<<"$(tern_cli -c "show running-config" |
+	sed -n '/^interface dp0.1020$/,/^!/p')"
+out=$(tern_cli -c "configure terminal" -c "interface dp0.1020" -c "no ipv6 enable" -c "end" 2>&1)
+wait_for "no ipv6 enable takes it away again: ${out:-no complaint}" eval '! link_local dp0.1020'
+check "and out of the running-config" eval '! tern_cli -c "show running-config" | grep -q "ipv6 enable"'
+tern_cli -c "configure terminal" -c "interface dp0.100" -c "no ipv6 enable" -c "end" >/dev/null
+check "dp0.100 keeps its link-local address beside its IPv6 address" link_local dp0.100
+out=$(tern_cli -c "configure terminal" -c "interface dp0" -c "ipv6 enable" -c "end" 2>&1)
+check "a port refuses it: $out" grep -q "from the start" <<<"$out"
 check "the restart's log gives dp0.1020's configured tags" \
 	grep -q "dp0.1020: encapsulation dot1ad 10 dot1q 20" "$T_DIR/ternd.log"
 # a static route through a sub-interface outlives its shutdown
