@@ -256,7 +256,7 @@ deb: check-deps
 	@rm -rf build/deb && mkdir -p build/deb/src
 	@tar --exclude=./build --exclude=./.git -cf - . | tar -C build/deb/src -xf -
 	@cp -r packaging/debian build/deb/src/debian
-	@cd build/deb/src && dpkg-buildpackage -us -uc -b > ../build.log 2>&1 || { tail -30 ../build.log; exit 1; }
+	@cd build/deb/src && dpkg-buildpackage -us -uc -b -J$(JOBS) > ../build.log 2>&1 || { tail -30 ../build.log; exit 1; }
 	@lintian --fail-on error build/deb/*.deb
 	@ls build/deb/*.deb
 
