@@ -39,8 +39,8 @@ int kni_tap_add(unsigned int port, char *err, size_t errlen);
 /* The sub-interface's TAP, made without an IPv6 link-local address (kni_tap_open), gets it
  * now: the mirror calls it at the interface's first IPv6 address. 0 when it has it already. */
 int kni_link_local_start(unsigned int port);
-/* A sub-interface's TAP back to waiting for an IPv6 address: the caller deletes the link-local
- * address it has. -EINVAL for a port or a bond, whose TAPs keep theirs. */
+/* A sub-interface's TAP back to waiting for an IPv6 address, its link-local addresses deleted.
+ * -EINVAL for a port or a bond, whose TAPs keep theirs. */
 int kni_link_local_stop(unsigned int port);
 /* Takes the TAP from the service and down at once; the kernel removes it with the others
  * removed since the last kni_taps_flush (at the next tick, or before a TAP is made). */

@@ -14,6 +14,7 @@
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
 #include "dataplane/ip4/ip4.h"
+#include "dataplane/ip6/ip6.h"
 #include "dataplane/node.h"
 #include "kni/exception.h"
 
@@ -173,7 +174,7 @@ static void link_local_start(int port, const struct nl_msg *m)
 {
 	int rc;
 
-	if (m->del || (m->addr.ip6[0] == 0xfe && (m->addr.ip6[1] & 0xc0) == 0x80))
+	if (m->del || ip6_is_link_local(m->addr.ip6))
 		return;
 	rc = kni_link_local_start(port);
 	if (rc < 0)

@@ -23,6 +23,7 @@
 #include "controlplane/shell/iface.h"
 #include "controlplane/ternd/log.h"
 #include "dataplane/dp.h"
+#include "dataplane/ip6/ip6.h"
 #include "dataplane/l2/vlan.h"
 #include "kni/exception.h"
 
@@ -188,8 +189,7 @@ static int cmd_no_ipv6_enable(struct cmd_ctx *ctx)
 	iface_set_ipv6_enable(index, false);
 	n = rib_addrs(&all);
 	for (a = 0; a < n; a++)
-		if (all[a].port == index && all[a].family == AF_INET6 &&
-		    !(all[a].ip6[0] == 0xfe && (all[a].ip6[1] & 0xc0) == 0x80))
+		if (all[a].port == index && all[a].family == AF_INET6 && !ip6_is_link_local(all[a].ip6))
 			return 0;	/* it keeps its link-local address beside this one */
 	rc = kni_link_local_stop(index);
 	if (rc < 0)
