@@ -227,10 +227,11 @@ static int link_local_collect(const struct nlmsghdr *nlh, void *data)
 	struct nlattr *attr;
 
 	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET6 ||
-	    ifa->ifa_index != ll->ifindex || ifa->ifa_scope != RT_SCOPE_LINK || ll->n == 8)
+	    ifa->ifa_index != ll->ifindex || ifa->ifa_scope != RT_SCOPE_LINK)
 		return MNL_CB_OK;
 	mnl_attr_for_each(attr, nlh, sizeof(*ifa))
-		if (mnl_attr_get_type(attr) == IFA_ADDRESS && mnl_attr_get_payload_len(attr) == 16) {
+		if (mnl_attr_get_type(attr) == IFA_ADDRESS && mnl_attr_get_payload_len(attr) == 16 &&
+		    ll->n < RTE_DIM(ll->len)) {
 			memcpy(ll->addr[ll->n], mnl_attr_get_payload(attr), 16);
 			ll->len[ll->n++] = ifa->ifa_prefixlen;
 		}
