@@ -180,12 +180,13 @@ uint16_t dp_acl_classify(unsigned int worker, uint8_t dir, struct dp_acl *const 
 /*
  * Workers, from a node: of the frames objs[sel[i]] (i < n), each with its list acl[i] (NULL:
  * none) and its interface port[i], those the lists deny get drop as their next. Their IP
- * header lies after the link header: m->l2_len bytes on the long path (eth_input set it),
- * an Ethernet header's on the fast path. Returns 1 when it denied any (nexts changed), else 0.
+ * header lies m->l2_len bytes in: eth_input sets it on the long path, and the fast paths on
+ * the frames they filter (after the tags they wrote, dp_fast_l2_len). Returns 1 when it
+ * denied any (nexts changed), else 0.
  */
 uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **objs,
 		       const uint16_t *sel, struct dp_acl *const *acl, const uint16_t *port,
-		       uint16_t n, bool long_path, rte_edge_t *nexts, rte_edge_t drop);
+		       uint16_t n, rte_edge_t *nexts, rte_edge_t drop);
 
 /* A node's frames that meet a list, gathered for dp_acl_filter. */
 struct dp_acl_pick {
@@ -216,13 +217,13 @@ static inline void dp_acl_pick(struct dp_acl_pick *p, uint8_t family, uint8_t di
 
 /* dp_acl_filter on what p gathered: 1 when it denied any, else 0. */
 static inline uint16_t dp_acl_pick_filter(struct rte_graph *graph, const struct dp_acl_pick *p,
-					  uint8_t family, uint8_t dir, void **objs, bool long_path,
+					  uint8_t family, uint8_t dir, void **objs,
 					  rte_edge_t *nexts, rte_edge_t drop)
 {
 	if (p->n == 0)
 		return 0;
-	return dp_acl_filter(graph->id, family, dir, objs, p->sel, p->acl, p->port, p->n,
-			     long_path, nexts, drop);
+	return dp_acl_filter(graph->id, family, dir, objs, p->sel, p->acl, p->port, p->n, nexts,
+			     drop);
 }
 
 #endif

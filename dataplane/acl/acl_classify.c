@@ -348,7 +348,7 @@ uint16_t dp_acl_classify(unsigned int worker, uint8_t dir, struct dp_acl *const 
 
 uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **objs,
 		       const uint16_t *sel, struct dp_acl *const *acl, const uint16_t *port,
-		       uint16_t n, bool long_path, rte_edge_t *nexts, rte_edge_t drop)
+		       uint16_t n, rte_edge_t *nexts, rte_edge_t drop)
 {
 	const uint8_t *data[RTE_GRAPH_BURST_SIZE];
 	bool deny[RTE_GRAPH_BURST_SIZE], noport[RTE_GRAPH_BURST_SIZE];
@@ -360,7 +360,7 @@ uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **
 
 		for (i = 0; i < n; i++) {
 			struct rte_mbuf *m = objs[sel[i]];
-			uint32_t l3 = long_path ? m->l2_len : sizeof(struct rte_ether_hdr);
+			uint32_t l3 = m->l2_len;
 
 			data[i] = acl4_data(rte_pktmbuf_mtod_offset(m, const uint8_t *, l3),
 					    m->data_len - l3, &keys[i], &noport[i]);
@@ -374,7 +374,7 @@ uint16_t dp_acl_filter(unsigned int worker, uint8_t family, uint8_t dir, void **
 
 		for (i = 0; i < n; i++) {
 			struct rte_mbuf *m = objs[sel[i]];
-			uint32_t l3 = long_path ? m->l2_len : sizeof(struct rte_ether_hdr);
+			uint32_t l3 = m->l2_len;
 
 			data[i] = acl6_data(rte_pktmbuf_mtod_offset(m, const uint8_t *, l3),
 					    m->data_len - l3, &keys[i], &noport[i]);

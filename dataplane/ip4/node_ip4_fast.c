@@ -198,16 +198,22 @@ static __rte_noinline rte_edge_t filter(struct rte_graph *graph, void **objs, ui
 	uint16_t i;
 
 	pick.n = 0;
-	for (i = 0; i < nb; i++)
-		if (nexts[i] >= IP4_FAST_NEXT_PORT)
-			dp_acl_pick(&pick, DP_ACL_IPV4, dir, i, dir == DP_ACL_IN ?
-				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port] :
-				    dp_fast_l2_egress(tagged, objs, i, nexts[i] - IP4_FAST_NEXT_PORT));
-	return dp_acl_pick_filter(graph, &pick, DP_ACL_IPV4, dir, objs, false, nexts,
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+
+		if (nexts[i] < IP4_FAST_NEXT_PORT)
+			continue;
+		m->l2_len = dp_fast_l2_len(tagged, m, i);
+		dp_acl_pick(&pick, DP_ACL_IPV4, dir, i, dir == DP_ACL_IN ?
+			    dp_port_map.index[m->port] :
+			    dp_fast_l2_egress(tagged, objs, i, nexts[i] - IP4_FAST_NEXT_PORT));
+	}
+	return dp_acl_pick_filter(graph, &pick, DP_ACL_IPV4, dir, objs, nexts,
 				  IP4_FAST_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
 
-static __rte_noinline rte_edge_t rpf_check(void **objs, uint16_t nb, rte_edge_t *nexts)
+static __rte_noinline rte_edge_t rpf_check(void **objs, uint16_t nb, rte_edge_t *nexts,
+					   const struct dp_fast_l2_tagged *tagged)
 {
 	uint32_t src[RTE_GRAPH_BURST_SIZE], nh[RTE_GRAPH_BURST_SIZE];
 	uint16_t at[RTE_GRAPH_BURST_SIZE], port[RTE_GRAPH_BURST_SIZE];
@@ -224,7 +230,7 @@ static __rte_noinline rte_edge_t rpf_check(void **objs, uint16_t nb, rte_edge_t 
 		if (mode[n] == DP_RPF_OFF)
 			continue;
 		src[n] = rte_be_to_cpu_32(rte_pktmbuf_mtod_offset(m, const struct rte_ipv4_hdr *,
-						sizeof(struct rte_ether_hdr))->src_addr);
+						dp_fast_l2_len(tagged, m, i))->src_addr);
 		at[n++] = i;
 	}
 	dp_fib_lookup_bulk(src, nh, n);
@@ -315,7 +321,7 @@ static uint16_t ip4_fast_process(struct rte_graph *graph, struct rte_node *node,
 		filtered = true;
 	}
 	if (unlikely(dp_rpf_any(DP_RPF_IPV4))) {
-		any |= rpf_check(objs, nb, nexts);
+		any |= rpf_check(objs, nb, nexts, &tagged);
 		filtered = true;
 	}
 	if (unlikely(dp_acl_any(DP_ACL_IPV4, DP_ACL_OUT))) {

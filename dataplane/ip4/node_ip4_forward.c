@@ -47,7 +47,7 @@ static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint
 		if (nexts[i] == IP4_FORWARD_NEXT_REWRITE)
 			dp_acl_pick(&out, DP_ACL_IPV4, DP_ACL_OUT, i,
 				    (*dp_pkt_nh(objs[i]))->port);
-	return dp_acl_pick_filter(graph, &out, DP_ACL_IPV4, DP_ACL_OUT, objs, true, nexts,
+	return dp_acl_pick_filter(graph, &out, DP_ACL_IPV4, DP_ACL_OUT, objs, nexts,
 				  IP4_FORWARD_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
 

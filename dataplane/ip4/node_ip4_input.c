@@ -68,7 +68,7 @@ static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint
 		if (nexts[i] <= IP4_INPUT_NEXT_PUNT_MCAST)	/* lookup, options, multicast */
 			dp_acl_pick(&in, DP_ACL_IPV4, DP_ACL_IN, i,
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
-	return dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, true, nexts,
+	return dp_acl_pick_filter(graph, &in, DP_ACL_IPV4, DP_ACL_IN, objs, nexts,
 				  IP4_INPUT_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
 

@@ -80,7 +80,7 @@ static __rte_noinline uint16_t filter(struct rte_graph *graph, void **objs, uint
 		if (nexts[i] == IP6_INPUT_NEXT_LOOKUP || nexts[i] == IP6_INPUT_NEXT_PUNT_MCAST)
 			dp_acl_pick(&in, DP_ACL_IPV6, DP_ACL_IN, i,
 				    dp_port_map.index[((struct rte_mbuf *)objs[i])->port]);
-	return dp_acl_pick_filter(graph, &in, DP_ACL_IPV6, DP_ACL_IN, objs, true, nexts,
+	return dp_acl_pick_filter(graph, &in, DP_ACL_IPV6, DP_ACL_IN, objs, nexts,
 				  IP6_INPUT_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }
 

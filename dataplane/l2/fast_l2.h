@@ -58,6 +58,25 @@ static inline uint16_t dp_fast_l2_egress(const struct dp_fast_l2_tagged *t, void
 }
 
 /*
+ * Where frame i of the vector, m, has its IP header once the fast path wrote its Ethernet
+ * header: after the tags it pushed when it leaves a sub-interface, as many as its outer
+ * tag's TPID says (an 802.1ad tag comes with an 802.1Q one). The access lists and RPF read
+ * it there.
+ */
+static inline uint16_t dp_fast_l2_len(const struct dp_fast_l2_tagged *t, const struct rte_mbuf *m,
+				      uint16_t i)
+{
+	rte_be16_t tpid;
+
+	if (!dp_fast_l2_is_tagged(t, i))
+		return RTE_ETHER_HDR_LEN;
+	memcpy(&tpid, rte_pktmbuf_mtod_offset(m, const uint8_t *, 2 * RTE_ETHER_ADDR_LEN),
+	       sizeof(tpid));
+	return RTE_ETHER_HDR_LEN +
+	       (tpid == RTE_BE16(RTE_ETHER_TYPE_QINQ) ? 2 * RTE_VLAN_HLEN : RTE_VLAN_HLEN);
+}
+
+/*
  * Ends the vector's count. When filtered (an access list or RPF had its say after the
  * frames were tagged), the tagged frames it dropped (their next below first, the node's
  * first transmit edge) are taken off their sub-interfaces' counts again: they never left.

@@ -9,7 +9,8 @@
  * port's port_tx, counted on the sub-interface, the same from the fast path
  * (which tags it itself) as from the long one (vlan_output), IPv4 and IPv6,
  * 802.1Q and QinQ; the sub-interface's egress access list applies to it there;
- * a frame with no room for its tags is a counted drop.
+ * the access lists and RPF the fast path applies read the IP header behind the tags it
+ * wrote; a frame with no room for its tags is a counted drop.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -31,6 +32,7 @@
 #include "dataplane/acl/acl.h"
 #include "dataplane/fib/fib.h"
 #include "dataplane/fib/fib6.h"
+#include "dataplane/fib/rpf.h"
 #include "dataplane/harness/pipeline.h"
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/node.h"
@@ -280,6 +282,82 @@ static void test_a_subinterface_egress_list_applies_on_the_fast_path(void **stat
 	assert_int_equal(walk(&f, s), 1);
 }
 
+/* An access list denying one destination, else permitting all (IPv4, or IPv6 with dst6). */
+static struct dp_acl *deny_one(uint8_t family, uint32_t dst, const uint8_t *dst6)
+{
+	struct dp_acl_entry e[2] = {
+		{ .seq = 10, .any_proto = true, .dst_len = dst6 ? 128 : 32, .sport_hi = UINT16_MAX,
+		  .dport_hi = UINT16_MAX },
+		{ .seq = 20, .permit = true, .any_proto = true, .sport_hi = UINT16_MAX,
+		  .dport_hi = UINT16_MAX },
+	};
+	rte_be32_t d = rte_cpu_to_be_32(dst);
+	struct dp_acl *a = NULL;
+	char err[160] = "";
+
+	if (dst6)
+		memcpy(e[0].dst, dst6, 16);
+	else
+		memcpy(e[0].dst, &d, sizeof(d));
+	if (dp_acl_build(family, "t", e, 2, &a, err, sizeof(err)) < 0)
+		fail_msg("build: %s", err);
+	return a;
+}
+
+/* f's fate with list a bound to interface i in dir: whether it was sent, and drop_acl's
+ * count grew by one when it was not. */
+static bool passes_list(const struct frame *f, uint8_t family, unsigned int i, uint8_t dir,
+			struct dp_acl *a)
+{
+	uint64_t denied = node_objs("drop_acl");
+	struct pipeline_frame s[4];
+	unsigned int sent;
+
+	dp_acl_bind(i, family, dir, a);
+	sent = walk(f, s);
+	dp_acl_bind(i, family, dir, NULL);
+	assert_int_equal(node_objs("drop_acl"), denied + (sent ? 0 : 1));
+	return sent == 1;
+}
+
+/*
+ * A frame the fast path sends out of a sub-interface has its tags in it by the time the
+ * access lists and RPF look at it: they read its IP header behind them, on the ingress list,
+ * RPF and the egress list, 802.1Q and QinQ, IPv4 and IPv6.
+ */
+static void test_the_fast_path_checks_read_the_header_behind_the_tags(void **state)
+{
+	static const uint32_t out[] = { OUT_VIA_SUBIF, OUT_VIA_QINQ };
+	static const uint8_t xx[] = { 0x20, 0x21 };
+	const int subifs[] = { out_subif, out_qinq };
+	struct pipeline_frame s[4];
+	unsigned int k;
+
+	(void)state;
+	for (k = 0; k < RTE_DIM(out); k++) {
+		struct frame f = tagged(out[k], NULL, 0), other = tagged(out[k] + 1, NULL, 0);
+		struct frame f6 = tagged6(xx[k]), other6 = tagged6(xx[k]);
+		struct dp_acl *a = deny_one(DP_ACL_IPV4, out[k], NULL);
+		struct dp_acl *a6 = deny_one(DP_ACL_IPV6, 0, f6.b + 14 + 24);
+
+		other6.b[14 + 39] = 0x06;
+		assert_false(passes_list(&f, DP_ACL_IPV4, 0, DP_ACL_IN, a));
+		assert_true(passes_list(&other, DP_ACL_IPV4, 0, DP_ACL_IN, a));
+		assert_false(passes_list(&f, DP_ACL_IPV4, subifs[k], DP_ACL_OUT, a));
+		assert_true(passes_list(&other, DP_ACL_IPV4, subifs[k], DP_ACL_OUT, a));
+		assert_false(passes_list(&f6, DP_ACL_IPV6, 0, DP_ACL_IN, a6));
+		assert_true(passes_list(&other6, DP_ACL_IPV6, 0, DP_ACL_IN, a6));
+		assert_false(passes_list(&f6, DP_ACL_IPV6, subifs[k], DP_ACL_OUT, a6));
+		assert_true(passes_list(&other6, DP_ACL_IPV6, subifs[k], DP_ACL_OUT, a6));
+		dp_acl_free(a);
+		dp_acl_free(a6);
+		/* its source, 198.18.0.2, is behind port 0, where it came in */
+		dp_rpf_set(0, DP_RPF_IPV4, DP_RPF_STRICT);
+		assert_int_equal(walk(&f, s), 1);
+		dp_rpf_set(0, DP_RPF_IPV4, DP_RPF_OFF);
+	}
+}
+
 /* A frame a driver left no room before cannot take its tags: a counted drop, on both paths. */
 static void test_a_frame_without_headroom_for_its_tags_is_a_counted_drop(void **state)
 {
@@ -470,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_a_route_out_of_a_subinterface_writes_its_tag),
 		cmocka_unit_test(test_both_paths_tag_alike_in_both_families),
 		cmocka_unit_test(test_a_subinterface_egress_list_applies_on_the_fast_path),
+		cmocka_unit_test(test_the_fast_path_checks_read_the_header_behind_the_tags),
 		cmocka_unit_test(test_a_frame_without_headroom_for_its_tags_is_a_counted_drop),
 		cmocka_unit_test(test_tags_of_no_subinterface_and_cut_frames_are_counted_drops),
 		cmocka_unit_test(test_bad_subinterfaces_are_refused_with_a_sentence),
