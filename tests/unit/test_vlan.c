@@ -282,6 +282,51 @@ static void test_a_subinterface_egress_list_applies_on_the_fast_path(void **stat
 	assert_int_equal(walk(&f, s), 1);
 }
 
+/*
+ * From each tagging to each (none, 802.1Q, QinQ in; the port, 802.1Q, QinQ out), the fast
+ * path makes the same bytes of a frame as the long path, counted alike on the
+ * sub-interfaces both ways.
+ */
+static void test_the_fast_path_tags_as_the_long_path_does(void **state)
+{
+	static const uint32_t dst[] = { 0xc6130005, OUT_VIA_SUBIF, OUT_VIA_QINQ };
+	const uint8_t *in_tags[] = { NULL, VLAN100, QINQ_10_20 };
+	const unsigned int in_len[] = { 0, sizeof(VLAN100), sizeof(QINQ_10_20) };
+	const int in_subif[] = { -1, dot1q, qinq }, out_subif_of[] = { -1, out_subif, out_qinq };
+	unsigned int a, b;
+
+	(void)state;
+	for (a = 0; a < RTE_DIM(in_tags); a++)
+		for (b = 0; b < RTE_DIM(dst); b++) {
+			struct frame f = tagged(dst[b], in_tags[a], in_len[a]);
+			struct pipeline_frame fast[4], slow[4];
+			uint64_t rx = 0, rx_bytes = 0, tx = 0;
+			unsigned int sent;
+
+			if (in_subif[a] > 0) {
+				rx = dp_vlan_stats[0][in_subif[a]].rx.packets;
+				rx_bytes = dp_vlan_stats[0][in_subif[a]].rx.bytes;
+			}
+			if (out_subif_of[b] > 0)
+				tx = dp_vlan_stats[0][out_subif_of[b]].tx.packets;
+			sent = walk_as(&f, NULL, false, fast);
+			if (sent != 1)
+				fail_msg("in %u, out %u: sent %u", a, b, sent);
+			assert_int_equal(walk_as(&f, NULL, true, slow), 1);
+			if (slow[0].port != fast[0].port || slow[0].len != fast[0].len ||
+			    memcmp(slow[0].data, fast[0].data, fast[0].len) != 0)
+				fail_msg("in %u, out %u: the fast path's frame differs from the long path's",
+					 a, b);
+			if (in_subif[a] > 0) {
+				assert_int_equal(dp_vlan_stats[0][in_subif[a]].rx.packets, rx + 2);
+				assert_int_equal(dp_vlan_stats[0][in_subif[a]].rx.bytes,
+						 rx_bytes + 2 * (f.len - in_len[a]));
+			}
+			if (out_subif_of[b] > 0)
+				assert_int_equal(dp_vlan_stats[0][out_subif_of[b]].tx.packets, tx + 2);
+		}
+}
+
 /* An access list denying one destination, else permitting all (IPv4, or IPv6 with dst6). */
 static struct dp_acl *deny_one(uint8_t family, uint32_t dst, const uint8_t *dst6)
 {
@@ -549,6 +594,7 @@ int main(void)
 		cmocka_unit_test(test_both_paths_tag_alike_in_both_families),
 		cmocka_unit_test(test_a_subinterface_egress_list_applies_on_the_fast_path),
 		cmocka_unit_test(test_the_fast_path_checks_read_the_header_behind_the_tags),
+		cmocka_unit_test(test_the_fast_path_tags_as_the_long_path_does),
 		cmocka_unit_test(test_a_frame_without_headroom_for_its_tags_is_a_counted_drop),
 		cmocka_unit_test(test_tags_of_no_subinterface_and_cut_frames_are_counted_drops),
 		cmocka_unit_test(test_bad_subinterfaces_are_refused_with_a_sentence),
