@@ -55,13 +55,32 @@ static int needs_session(struct cmd_ctx *ctx, const char *tool)
 	return 0;
 }
 
+/* Echo requests a ping sends at most: 0.2 s apart, a minute of them at the most */
+#define PING_COUNT_MAX 300
+
 static int cmd_ping(struct cmd_ctx *ctx)
 {
-	/* bounded: 5 probes, 2 s each at most, and timeout(1) as a backstop */
-	char *const argv[] = { "timeout", "20", "ping", "-n", "-c", "5", "-i", "0.2", "-W", "2",
-			       (char *)ctx->argv[1], NULL };
+	const char *count_arg = cmd_arg(ctx, "count");
+	unsigned long n = 5;
+	char count[8], limit[8];
+	char *end;
 
-	return needs_session(ctx, "ping") ?: start_job(ctx, argv, -1);
+	if (count_arg != NULL) {
+		errno = 0;
+		n = strtoul(count_arg, &end, 10);
+		if (errno != 0 || *end != '\0' || n < 1 || n > PING_COUNT_MAX)
+			return cmd_error(ctx, -ERANGE, "%% A ping sends 1 to %u echo requests",
+					 PING_COUNT_MAX);
+	}
+	snprintf(count, sizeof(count), "%lu", n);
+	/* bounded: n probes 0.2 s apart, the last waited for 2 s, and timeout(1) as a backstop */
+	snprintf(limit, sizeof(limit), "%lu", n / 5 + 15);
+	{
+		char *const argv[] = { "timeout", limit, "ping", "-n", "-c", count, "-i", "0.2",
+				       "-W", "2", (char *)ctx->argv[1], NULL };
+
+		return needs_session(ctx, "ping") ?: start_job(ctx, argv, -1);
+	}
 }
 
 static int cmd_traceroute(struct cmd_ctx *ctx)
@@ -251,7 +270,9 @@ const struct cmd_def cmd_tools_table[] = {
 	{ CMD_MODE_EXEC, "capture port:IFNAME [count NUMBER] [file WORD]",
 	  "Capture a port's packets, rx and tx (100 unless count says), to pcapng with dpdk-dumpcap, into a file of [capture] dir",
 	  cmd_capture, CMD_F_CONFIG },
-	{ CMD_MODE_EXEC, "ping A.B.C.D", "Send 5 echo requests from the router", cmd_ping, 0 },
+	{ CMD_MODE_EXEC, "ping A.B.C.D [count NUMBER]",
+	  "Send echo requests from the router, 0.2 s apart (5 unless count says, at most 300)",
+	  cmd_ping, 0 },
 	{ CMD_MODE_EXEC, "traceroute A.B.C.D", "Trace the path from the router", cmd_traceroute, 0 },
 	{ 0 },
 };

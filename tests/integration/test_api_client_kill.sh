@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Clients killed while ternd runs a job for them (ping) never take ternd down: 80 shells, one
-# after another, each killed (SIGKILL or SIGINT, as Ctrl-C) at a random moment near its end.
+# after another, each killed (SIGKILL or SIGINT, as Ctrl-C) at a random moment near the end of
+# its ping of one echo request.
 # The socket's hang-up and the job's output can come in one epoll batch; the client must
 # outlive that batch: tests/shim/epoll_batch_delay.c holds the control loop 50 ms before each
 # wait so that such pairs come together often (at full speed ternd died about once in 150
@@ -19,13 +20,13 @@ wait_for "h1 answers the router's ping" tern_cli -c "ping 198.18.0.2" >/dev/null
 # ping's output is line-buffered into its pipe, and it ends with the pipe's end of file:
 # the kills fall around the end of an uncontested ping, where the two meet most often
 t0=$(date +%s%N)
-tern_cli -c "ping 198.18.0.2" >/dev/null
+tern_cli -c "ping 198.18.0.2 count 1" >/dev/null
 ping_ms=$((($(date +%s%N) - t0) / 1000000))
 say "a ping from the router takes $ping_ms ms; kills land $((ping_ms - 80)) to $((ping_ms + 20)) ms into one"
 TRIES=${KILL_TRIES:-80}
 RANDOM=$$
 for ((i = 1; i <= TRIES; i++)); do
-	"$TERN" -s "$T_SOCK" -c "ping 198.18.0.2" >/dev/null 2>&1 &
+	"$TERN" -s "$T_SOCK" -c "ping 198.18.0.2 count 1" >/dev/null 2>&1 &
 	p=$!
 	sleep "$(awk -v ms=$((ping_ms - 80 + RANDOM % 100)) 'BEGIN { printf "%.3f", ms / 1000 }')"
 	if ((i % 2)); then kill -KILL "$p"; else kill -INT "$p"; fi 2>/dev/null
@@ -37,10 +38,16 @@ out=$(tern_cli -c "show version")
 check "ternd still answers" grep -q "^tern " <<<"$out"
 one_user() { [ "$(tern_cli --json -c "show users" | json_field 'len(j["users"])')" = 1 ]; }
 wait_for "the killed clients' sessions are gone" one_user && say "ok: the killed clients' sessions are gone: show users lists only its own"
-no_jobs() { ! pgrep -f "ping -n -c 5 -i 0.2 -W 2 198.18.0.2" >/dev/null; }
+no_jobs() { ! pgrep -f "ping -n -c 1 -i 0.2 -W 2 198.18.0.2" >/dev/null; }
 wait_for "no ping of a killed client is left running" no_jobs && say "ok: no ping of a killed client is left running"
 out=$(tern_cli -c "ping 198.18.0.2"); rc=$?
 check "a new ping still gets its replies" [ $rc -eq 0 ] && grep -q "5 received" <<<"$out"
+out=$(tern_cli -c "ping 198.18.0.2 count 2"); rc=$?
+check "ping's count says how many echo requests go" [ $rc -eq 0 ] && grep -q "2 packets transmitted, 2 received" <<<"$out"
+for n in 0 301 4294967296; do
+	out=$(tern_cli -c "ping 198.18.0.2 count $n" 2>&1)
+	check "a count of $n is refused with a sentence" grep -q "A ping sends 1 to 300 echo requests" <<<"$out"
+done
 stop_ternd; rc=$?
 check "SIGTERM: ternd exits 0 (got $rc)" [ $rc -eq 0 ]
 tern_test_end
