@@ -1,16 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: BSD-3-Clause
 # Sub-interfaces at a provider edge's scale: 4000 sub-interfaces of dp0, the first half
-# 802.1Q (dp0.V: VLAN V), the second QinQ (802.1ad 10, 802.1Q V - 2000), each with an IPv4
+# 802.1Q (dp0.V: VLAN V), the second QinQ (802.1ad 10, 802.1Q V - N / 2), each with an IPv4
 # /30 and a kernel interface of its own, made from the shell, forwarded over (a sample of
 # them, both ways, tagged frames from vlan_host.py), written to the store and made again by
 # a restart, then removed. snmpd's walk of IF-MIB's ifXTable, ternd its subagent, lists them
 # all. The shell answers for them at once, and the interface limit
-# ([interfaces] max) refuses one more with a sentence and leaves nothing half made.
+# ([interfaces] max) refuses one more with a sentence and leaves nothing half made. Under
+# AddressSanitizer (make asan) it makes 1000: the code they go through is the same, and the
+# figures of the scale are make test's.
 . "$(dirname "$0")/lib.sh"
 tern_test_begin subif_scale
-N=${SCALE_N:-4000}
-SAMPLE=${SCALE_SAMPLE:-"1 2 1234 2500 4000"}
+if [[ "${TERN_BUILD:-}" == *asan* ]]; then N=${SCALE_N:-1000}; else N=${SCALE_N:-4000}; fi
+ONE_Q=$((N * 1234 / 4000)) ONE_AD=$((N * 2500 / 4000))	# an 802.1Q one and a QinQ one
+SAMPLE=${SCALE_SAMPLE:-"1 2 $ONE_Q $ONE_AD $N"}
 two_hosts "[metrics]
 listen = 9101
 [snmp]
@@ -105,7 +108,7 @@ done
 cat "$T_DIR"/metrics.? | grep -o '^tern_port_rx_packets_total{port="[^"]*"}' | sort > "$T_DIR/rx_series"
 check "every interface's series is on one page ($(wc -l < "$T_DIR/rx_series") of $((N + 2)))" \
 	eval '[ "$(wc -l < "$T_DIR/rx_series")" = $((N + 2)) ] && [ -z "$(uniq -d "$T_DIR/rx_series")" ] &&
-		grep -q "dp0.4000" "$T_DIR/rx_series"'
+		grep -q "dp0.$N\"" "$T_DIR/rx_series"'
 timed "the $pages pages take $(elapsed "$t0") s; the largest is $biggest bytes and took ${worst} ms of the control thread's CPU (< 100)" \
 	[ "$worst" -lt 100 ]
 # IF-MIB: a walk of the whole ifXTable (GETBULK, 50 objects an answer). snmpd asks its
@@ -122,8 +125,8 @@ names=$(grep -c '^\.1\.3\.6\.1\.2\.1\.31\.1\.1\.1\.1\.[0-9]* = STRING: "dp0\.[0-
 check "a walk of ifXTable through snmpd has a row for each sub-interface ($names)" [ "$names" = $N ]
 timed "it answers its $objects objects in $walk_s s, ${ms} ms of ternd's control thread ($((ms * 1000 / objects)) us an object, < 50)" \
 	[ $((ms * 1000 / objects)) -lt 50 ]
-check "show interfaces dp0.1234 finds it" json_true \
-	"j['interfaces'][0]['encapsulation'] == 'dot1q 1234'" <<<"$(tern_cli --json -c "show interfaces dp0.1234")"
+check "show interfaces dp0.$ONE_Q finds it" json_true \
+	"j['interfaces'][0]['encapsulation'] == 'dot1q $ONE_Q'" <<<"$(tern_cli --json -c "show interfaces dp0.$ONE_Q")"
 check "and dp0.$N is QinQ" json_true \
 	"j['interfaces'][0]['encapsulation'] == 'dot1ad 10 dot1q $((N / 2))'" <<<"$(tern_cli --json -c "show interfaces dp0.$N")"
 
@@ -153,10 +156,10 @@ forwards_sample() {	# the router's kernel resolves each sample host; h2 then rea
 	done
 	[ "$lost" = 0 -a "$(fwd4)" = "$k" ]
 }
-rx=$(if_counter dp0.2500 rx_packets) tx=$(if_counter dp0.2500 tx_packets)
+rx=$(if_counter "dp0.$ONE_AD" rx_packets) tx=$(if_counter "dp0.$ONE_AD" tx_packets)
 check "h2 reaches the hosts on VLANs $(for v in $SAMPLE; do tags "$v"; done | xargs) through the dataplane, both ways" forwards_sample
-check "dp0.2500 counts them in and out ($rx -> $(if_counter dp0.2500 rx_packets), $tx -> $(if_counter dp0.2500 tx_packets))" \
-	[ "$(if_counter dp0.2500 rx_packets)" -ge $((rx + 2)) -a "$(if_counter dp0.2500 tx_packets)" -ge $((tx + 2)) ]
+check "dp0.$ONE_AD counts them in and out ($rx -> $(if_counter "dp0.$ONE_AD" rx_packets), $tx -> $(if_counter "dp0.$ONE_AD" tx_packets))" \
+	[ "$(if_counter "dp0.$ONE_AD" rx_packets)" -ge $((rx + 2)) -a "$(if_counter "dp0.$ONE_AD" tx_packets)" -ge $((tx + 2)) ]
 
 # a port's wire back in its host after a restart (its TAP is made anew), as make_host did
 rewire() {	# PORT-INDEX HOST_NS ADDR/LEN GATEWAY HOST-NUMBER
@@ -172,7 +175,7 @@ check "write memory keeps them" grep -q "saved" <<<"$(tern_cli -c "write memory"
 stop_ternd >/dev/null
 wait_for "their kernel interfaces go with ternd" subif_links_are 0
 ip -n "$R" link del "$W0"; ip -n "$R" link del "$W1"	# the lamps
-# (polled by the last one's name: a dump of all 4000 every 0.1 s would take the CPU ternd
+# (polled by the last one's name: a dump of all of them every 0.1 s would take the CPU ternd
 # makes them with)
 t0=$(date +%s%N)
 start_ternd "$R"
