@@ -3,7 +3,8 @@
  * A worker's sample made into an sFlow flow sample: the frame's tags and addresses read from its
  * header, and what the RIB forwards it by (the route the FIB holds): the egress interface, the
  * next hop, and the prefix lengths of the destination's and the source's routes. An ECMP
- * route's egress is its first hop's: which member carried the frame depends on its flow's hash.
+ * route's egress is the member the workers sent the frame by: the same flow hash of its
+ * header (fib/ecmp.h), the same choice among the members whose ports can send.
  */
 #include <arpa/inet.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include "controlplane/sflow/sflow_flow.h"
 #include "controlplane/snmp/if_mib.h"
 #include "dataplane/dp.h"
+#include "dataplane/fib/ecmp.h"
 
 #define VID_MASK 0x0fff
 /* sFlow's reason codes of a discarded frame (the ICMP unreachable codes) */
@@ -25,6 +27,8 @@ struct frame_addrs {
 	uint8_t family;		/* 4, 6, or 0: not IP, or its header cut short */
 	uint8_t src[16], dst[16];
 	uint16_t vlan;		/* the innermost tag's VID; 0: untagged */
+	const uint8_t *ip;	/* the IP header in the sample, and the bytes of it there */
+	uint16_t ip_len;
 };
 
 static uint16_t be16_at(const uint8_t *p)
@@ -51,6 +55,8 @@ static void frame_parse(const uint8_t *h, uint16_t len, struct frame_addrs *a)
 		return;
 	type = be16_at(h + off);
 	off += 2;
+	a->ip = h + off;
+	a->ip_len = len - off;
 	if (type == RTE_ETHER_TYPE_IPV4 && off + 20 <= len && (h[off] >> 4) == 4) {
 		a->family = 4;
 		memcpy(a->src, h + off + 12, 4);
@@ -89,6 +95,56 @@ static void hop_addr(const struct rib_hop *h, const struct frame_addrs *a, struc
 	}
 }
 
+/* The flow hash the workers' ECMP choice took for the frame (fib/ecmp.h), or false when the
+ * sample ends before the ports it takes. */
+static bool frame_flow_hash(const struct frame_addrs *a, uint32_t *hash)
+{
+	if (a->family == 4) {
+		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)a->ip;
+		uint32_t hl = rte_ipv4_hdr_len(ip);
+
+		if (!ecmp_has_ports(ip)) {
+			*hash = ecmp_hash(ip, NULL);
+			return true;
+		}
+		if (hl < sizeof(*ip) || hl + 4 > a->ip_len)
+			return false;
+		*hash = ecmp_hash(ip, a->ip + hl);
+		return true;
+	} else {
+		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)a->ip;
+
+		if (!ecmp_has_ports6(ip)) {
+			*hash = ecmp_hash6(ip, NULL);
+			return true;
+		}
+		if (sizeof(*ip) + 4 > a->ip_len)
+			return false;
+		*hash = ecmp_hash6(ip, a->ip + sizeof(*ip));
+		return true;
+	}
+}
+
+/* The member of ECMP route ri that the workers sent the frame by, or its first when the sample
+ * cannot say (cut before the ports): the FIB's group is the route's nexthop object, its
+ * members in the order of ri's. */
+static const struct rib_hop *group_member(const struct rib_route_info *ri,
+					  const struct frame_addrs *a)
+{
+	const struct dp_nexthop *g = dp_nh_get(ri->nh_id), *m;
+	uint32_t hash;
+	unsigned int i;
+
+	if (g == NULL || g->kind != DP_NH_GROUP || g->nb_members != ri->nh.nb_members ||
+	    !frame_flow_hash(a, &hash))
+		return &ri->nh.members[0];
+	m = ecmp_member_live(g, hash);
+	for (i = 0; i < g->nb_members; i++)
+		if (dp_nh_get(g->members[i]) == m)
+			return &ri->nh.members[i];
+	return &ri->nh.members[0];
+}
+
 static uint16_t iface_vlan(unsigned int slot)
 {
 	const struct dp_port *p = &dp.ports[slot];
@@ -123,7 +179,7 @@ static void egress_of(const struct frame_addrs *a, struct sflow_flow *f)
 	case RIB_NH_GROUP:
 		if (ri.nh.nb_members == 0)
 			return;
-		h = &ri.nh.members[0];
+		h = group_member(&ri, a);
 		break;
 	default:
 		h = &ri.nh.hop;

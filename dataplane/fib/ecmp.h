@@ -95,17 +95,22 @@ static inline const struct dp_nexthop *ecmp_member(const struct dp_nexthop *g,
 	return ecmp_member_live(g, ecmp_hash(ip, ports));
 }
 
+/* Whether an IPv6 flow's hash takes the ports: TCP, UDP or SCTP right after the fixed header,
+ * a datagram that holds them. */
+static inline bool ecmp_has_ports6(const struct rte_ipv6_hdr *ip)
+{
+	return (ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP ||
+		ip->proto == IPPROTO_SCTP) && rte_be_to_cpu_16(ip->payload_len) >= 4;
+}
+
 /*
- * IPv6: the same choice over (source, destination, next header, flow label, and the ports of
- * TCP, UDP or SCTP when they follow the fixed header), in the same words as IPv4's.
+ * IPv6: hash of (source, destination, next header, flow label, and the 4 bytes of ports
+ * when given), in the same words as IPv4's.
  */
-static inline const struct dp_nexthop *ecmp_member6(const struct dp_nexthop *g,
-						    const struct rte_mbuf *m,
-						    const struct rte_ipv6_hdr *ip)
+static inline uint32_t ecmp_hash6(const struct rte_ipv6_hdr *ip, const void *ports)
 {
 	const uint32_t *w;
-	uint32_t h = 0x7465726e, p, buf;
-	const void *ports = NULL;
+	uint32_t h = 0x7465726e, p;
 	unsigned int i;
 
 	w = (const uint32_t *)(const void *)ip->src_addr;	/* the header is 2-byte aligned */
@@ -116,15 +121,25 @@ static inline const struct dp_nexthop *ecmp_member6(const struct dp_nexthop *g,
 		h = rte_hash_crc_4byte(v, h);
 	}
 	h = rte_hash_crc_4byte((rte_be_to_cpu_32(ip->vtc_flow) & 0xfffff) << 8 | ip->proto, h);
-	if ((ip->proto == IPPROTO_TCP || ip->proto == IPPROTO_UDP || ip->proto == IPPROTO_SCTP) &&
-	    rte_be_to_cpu_16(ip->payload_len) >= 4)
-		ports = rte_pktmbuf_read(m, (const uint8_t *)ip - rte_pktmbuf_mtod(m, const uint8_t *) +
-					 sizeof(*ip), sizeof(buf), &buf);
 	if (ports != NULL) {
 		memcpy(&p, ports, sizeof(p));
 		h = rte_hash_crc_4byte(p, h);
 	}
-	return ecmp_member_live(g, h);
+	return h;
+}
+
+/* IPv6: the same choice as ecmp_member, by ecmp_hash6. */
+static inline const struct dp_nexthop *ecmp_member6(const struct dp_nexthop *g,
+						    const struct rte_mbuf *m,
+						    const struct rte_ipv6_hdr *ip)
+{
+	const void *ports = NULL;
+	uint32_t buf;
+
+	if (ecmp_has_ports6(ip))
+		ports = rte_pktmbuf_read(m, (const uint8_t *)ip - rte_pktmbuf_mtod(m, const uint8_t *) +
+					 sizeof(*ip), sizeof(buf), &buf);
+	return ecmp_member_live(g, ecmp_hash6(ip, ports));
 }
 
 #endif

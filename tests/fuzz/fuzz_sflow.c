@@ -27,7 +27,8 @@
 #include "dataplane/rcu.h"
 
 /* Routes a sample's addresses may meet: a default route of each family through a gateway on
- * dp0, and a blackhole. */
+ * dp0, a blackhole, and ECMP routes of each family (198.18.0.0/16, 2001::/16), whose member
+ * the sample's flow picks. */
 static void routes_add(void)
 {
 	static const uint8_t any6[16];
@@ -36,13 +37,27 @@ static void routes_add(void)
 	struct rib_nh_spec gw = { .type = RIB_NH_GATEWAY, .hop = { .port = 0, .gw = 0xc6120102u } };
 	struct rib_nh_spec gw6 = { .type = RIB_NH_GATEWAY, .hop = { .port = 0, .family = AF_INET6 } };
 	struct rib_nh_spec drop = { .type = RIB_NH_BLACKHOLE };
+	struct rib_nh_spec g = { .type = RIB_NH_GROUP, .nb_members = 3 };
+	struct rib_nh_spec g6 = { .type = RIB_NH_GROUP, .nb_members = 3 };
+	const uint8_t p6[16] = { 0x20, 0x01 };
+	unsigned int i;
+
+	for (i = 0; i < 3; i++) {
+		g.members[i] = (struct rib_hop){ .port = 0, .gw = 0xc6120202u + i };
+		g6.members[i] = (struct rib_hop){ .port = 0, .family = AF_INET6 };
+		g6.members[i].gw6[0] = 0xfe;
+		g6.members[i].gw6[1] = 0x80;
+		g6.members[i].gw6[15] = 2 + i;
+	}
 
 	gw6.hop.gw6[0] = 0x20;
 	gw6.hop.gw6[1] = 0x01;
 	gw6.hop.gw6[15] = 2;
 	if (rib_route_add(0, 0, &a, &gw, RIB_ADD_REPLACE) < 0 ||
 	    rib_route_add(0xc6130000u, 16, &a, &drop, RIB_ADD_REPLACE) < 0 ||
-	    rib_route6_add(any6, 0, &a, &gw6, RIB_ADD_REPLACE) < 0 || rib_commit() < 0) {
+	    rib_route6_add(any6, 0, &a, &gw6, RIB_ADD_REPLACE) < 0 ||
+	    rib_route_add(0xc6120000u, 16, &a, &g, RIB_ADD_REPLACE) < 0 ||
+	    rib_route6_add(p6, 16, &a, &g6, RIB_ADD_REPLACE) < 0 || rib_commit() < 0) {
 		fprintf(stderr, "fuzz_sflow: cannot add its routes\n");
 		__builtin_trap();
 	}
