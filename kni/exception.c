@@ -445,17 +445,18 @@ int kni_link_local_start(unsigned int port)
 	return rc;
 }
 
-int kni_link_local_stop(unsigned int port)
+int kni_link_local_stop(unsigned int port, struct kni_link_locals *ll)
 {
 	struct kni_port *k;
 	int rc;
 
+	ll->n = 0;
 	if (port >= dp.max_ports || dp.ports[port].kind != DP_PORT_VLAN)
 		return -EINVAL;
 	k = &kports[port];
 	if (k->link_local_off || k->name[0] == '\0')
 		return 0;
-	rc = kni_tap_link_local_stop(k->name);
+	rc = kni_tap_link_local_stop(k->name, ll);
 	if (rc == 0)
 		k->link_local_off = true;
 	return rc;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kni/tap.h"
+
 struct kni_port_stats {
 	uint64_t to_kernel;		/* frames written to the TAP */
 	uint64_t to_kernel_errors;	/* TAP writes that failed (the kernel's queue was full) */
@@ -39,9 +41,10 @@ int kni_tap_add(unsigned int port, char *err, size_t errlen);
 /* The sub-interface's TAP, made without an IPv6 link-local address (kni_tap_open), gets it
  * now: the mirror calls it at the interface's first IPv6 address. 0 when it has it already. */
 int kni_link_local_start(unsigned int port);
-/* A sub-interface's TAP back to waiting for an IPv6 address, its link-local addresses deleted.
- * -EINVAL for a port or a bond, whose TAPs keep theirs. */
-int kni_link_local_stop(unsigned int port);
+/* A sub-interface's TAP back to waiting for an IPv6 address: the kernel makes no link-local
+ * address for it again, and ll gets those it has, for the caller to delete (ll->n 0 when it
+ * was waiting already). -EINVAL for a port or a bond, whose TAPs keep theirs. */
+int kni_link_local_stop(unsigned int port, struct kni_link_locals *ll);
 /* Takes the TAP from the service and down at once; the kernel removes it with the others
  * removed since the last kni_taps_flush (at the next tick, or before a TAP is made). */
 void kni_tap_remove(unsigned int port);

@@ -213,17 +213,10 @@ int kni_tap_link_local_start(const char *name)
 	return rc;
 }
 
-struct link_locals {
-	uint32_t ifindex;
-	unsigned int n;
-	uint8_t addr[8][16];
-	uint8_t len[8];
-};
-
 static int link_local_collect(const struct nlmsghdr *nlh, void *data)
 {
 	const struct ifaddrmsg *ifa = mnl_nlmsg_get_payload(nlh);
-	struct link_locals *ll = data;
+	struct kni_link_locals *ll = data;
 	struct nlattr *attr;
 
 	if (nlh->nlmsg_type != RTM_NEWADDR || ifa->ifa_family != AF_INET6 ||
@@ -239,7 +232,7 @@ static int link_local_collect(const struct nlmsghdr *nlh, void *data)
 }
 
 /* The interface's IPv6 link-local addresses, tentative ones included, from the kernel. */
-static int link_locals_read(struct link_locals *ll)
+static int link_locals_read(struct kni_link_locals *ll)
 {
 	char buf[MNL_SOCKET_BUFFER_SIZE];
 	struct nlmsghdr *nlh = mnl_nlmsg_put_header(buf);
@@ -278,33 +271,17 @@ out:
 	return rc < 0 ? rc : 0;
 }
 
-int kni_tap_link_local_stop(const char *name)
+int kni_tap_link_local_stop(const char *name, struct kni_link_locals *ll)
 {
-	struct link_locals ll = { .ifindex = if_nametoindex(name) };
-	char buf[MNL_SOCKET_BUFFER_SIZE];
-	struct nlmsghdr *nlh;
-	struct ifaddrmsg *ifa;
-	unsigned int i;
 	int rc;
 
-	if (ll.ifindex == 0)
+	memset(ll, 0, sizeof(*ll));
+	ll->ifindex = if_nametoindex(name);
+	if (ll->ifindex == 0)
 		return -errno;
-	if ((rc = addr_gen_mode_set(name, IN6_ADDR_GEN_MODE_NONE)) < 0 ||
-	    (rc = link_locals_read(&ll)) < 0)
+	if ((rc = addr_gen_mode_set(name, IN6_ADDR_GEN_MODE_NONE)) < 0)
 		return rc;
-	for (i = 0; i < ll.n; i++) {
-		nlh = mnl_nlmsg_put_header(buf);
-		nlh->nlmsg_type = RTM_DELADDR;
-		ifa = mnl_nlmsg_put_extra_header(nlh, sizeof(*ifa));
-		ifa->ifa_family = AF_INET6;
-		ifa->ifa_prefixlen = ll.len[i];
-		ifa->ifa_index = ll.ifindex;
-		mnl_attr_put(nlh, IFA_LOCAL, 16, ll.addr[i]);
-		rc = rtnl_request(nlh);
-		if (rc < 0 && rc != -EADDRNOTAVAIL)	/* gone already: as wanted */
-			return rc;
-	}
-	return 0;
+	return link_locals_read(ll);
 }
 
 int kni_tap_get_state(const char *name, bool *up, uint16_t *mtu)

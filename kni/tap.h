@@ -21,8 +21,16 @@ int kni_tap_open(const char *name, const struct rte_ether_addr *mac, uint16_t mt
 /* Has the kernel make the up interface's link-local address now, in the namespace's default
  * mode (net.ipv6.conf.default.addr_gen_mode; nothing when that is none). */
 int kni_tap_link_local_start(const char *name);
-/* The kernel makes no link-local address for it again, and deletes the ones it has. */
-int kni_tap_link_local_stop(const char *name);
+/* An interface's IPv6 link-local addresses, as the kernel holds them (tentative ones too). */
+struct kni_link_locals {
+	uint32_t ifindex;
+	unsigned int n;
+	uint8_t addr[8][16];
+	uint8_t len[8];
+};
+/* The kernel makes no link-local address for it again; ll gets the ones it has, which the
+ * caller deletes (kni holds no address of its own). */
+int kni_tap_link_local_stop(const char *name, struct kni_link_locals *ll);
 int kni_tap_set_carrier(int fd, bool on);
 /*
  * Removing a kernel interface one at a time costs the kernel a grace period of its own

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "controlplane/mirror/netlink.h"
+#include "controlplane/mirror/netlink_request.h"
 #include "controlplane/mirror/rib.h"
 #include "controlplane/shell/acls.h"
 #include "controlplane/sflow/sflow_agent.h"
@@ -179,6 +180,7 @@ static int cmd_ipv6_enable(struct cmd_ctx *ctx)
 static int cmd_no_ipv6_enable(struct cmd_ctx *ctx)
 {
 	struct dp_port *p = subif_here(ctx, "no ipv6 enable");
+	struct kni_link_locals ll;
 	const struct rib_addr *all;
 	unsigned int index, n, a;
 	int rc;
@@ -191,7 +193,13 @@ static int cmd_no_ipv6_enable(struct cmd_ctx *ctx)
 	for (a = 0; a < n; a++)
 		if (all[a].port == index && all[a].family == AF_INET6 && !ip6_is_link_local(all[a].ip6))
 			return 0;	/* it keeps its link-local address beside this one */
-	rc = kni_link_local_stop(index);
+	/* read from the kernel: the mirror learns a link-local address once its DAD is over */
+	rc = kni_link_local_stop(index, &ll);
+	for (a = 0; rc == 0 && a < ll.n; a++) {
+		rc = nlr_addr6(false, ll.ifindex, ll.addr[a], ll.len[a]);
+		if (rc == -EADDRNOTAVAIL)	/* gone already: as wanted */
+			rc = 0;
+	}
 	if (rc < 0)
 		return cmd_error(ctx, rc, "%% The kernel would not take the IPv6 link-local address of %s away: %s",
 				 p->name, strerror(-rc));
