@@ -195,19 +195,8 @@ static __rte_noinline rte_edge_t filter(struct rte_graph *graph, void **objs, ui
 					const struct dp_fast_l2_tagged *tagged)
 {
 	struct dp_acl_pick pick;
-	uint16_t i;
 
-	pick.n = 0;
-	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = objs[i];
-
-		if (nexts[i] < IP4_FAST_NEXT_PORT)
-			continue;
-		m->l2_len = dp_fast_l2_len(tagged, m, i);
-		dp_acl_pick(&pick, DP_ACL_IPV4, dir, i, dir == DP_ACL_IN ?
-			    dp_port_map.index[m->port] :
-			    dp_fast_l2_egress(tagged, objs, i, nexts[i] - IP4_FAST_NEXT_PORT));
-	}
+	dp_fast_l2_acl_pick(&pick, DP_ACL_IPV4, dir, objs, nexts, nb, IP4_FAST_NEXT_PORT, tagged);
 	return dp_acl_pick_filter(graph, &pick, DP_ACL_IPV4, dir, objs, nexts,
 				  IP4_FAST_NEXT_DROP_ACL) ? UINT16_MAX : 0;
 }

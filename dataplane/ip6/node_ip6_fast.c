@@ -113,19 +113,8 @@ static __rte_noinline void filter(struct rte_graph *graph, void **objs, uint16_t
 				  rte_edge_t *nexts, uint8_t dir, const struct dp_fast_l2_tagged *tagged)
 {
 	struct dp_acl_pick pick;
-	uint16_t i;
 
-	pick.n = 0;
-	for (i = 0; i < nb; i++) {
-		struct rte_mbuf *m = objs[i];
-
-		if (nexts[i] < IP6_FAST_NEXT_PORT)
-			continue;
-		m->l2_len = dp_fast_l2_len(tagged, m, i);
-		dp_acl_pick(&pick, DP_ACL_IPV6, dir, i, dir == DP_ACL_IN ?
-			    dp_port_map.index[m->port] :
-			    dp_fast_l2_egress(tagged, objs, i, nexts[i] - IP6_FAST_NEXT_PORT));
-	}
+	dp_fast_l2_acl_pick(&pick, DP_ACL_IPV6, dir, objs, nexts, nb, IP6_FAST_NEXT_PORT, tagged);
 	dp_acl_pick_filter(graph, &pick, DP_ACL_IPV6, dir, objs, nexts, IP6_FAST_NEXT_DROP_ACL);
 }
 

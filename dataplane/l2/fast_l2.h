@@ -14,6 +14,7 @@
 #include <rte_ether.h>
 #include <rte_mbuf.h>
 
+#include "dataplane/acl/acl.h"
 #include "dataplane/fib/nexthop.h"
 #include "dataplane/l2/vlan.h"
 #include "dataplane/node.h"
@@ -74,6 +75,29 @@ static inline uint16_t dp_fast_l2_len(const struct dp_fast_l2_tagged *t, const s
 	       sizeof(tpid));
 	return RTE_ETHER_HDR_LEN +
 	       (tpid == RTE_BE16(RTE_ETHER_TYPE_QINQ) ? 2 * RTE_VLAN_HLEN : RTE_VLAN_HLEN);
+}
+
+/*
+ * Gathers in pick the frames of the vector that a fast path forwards (their next first, its
+ * first transmit edge, or after) whose ingress (dir DP_ACL_IN) or egress interface has a list
+ * of family, each with l2_len set to where dp_acl_filter finds its IP header.
+ */
+static inline void dp_fast_l2_acl_pick(struct dp_acl_pick *pick, uint8_t family, uint8_t dir,
+				       void *const *objs, const rte_edge_t *nexts, uint16_t nb,
+				       rte_edge_t first, const struct dp_fast_l2_tagged *tagged)
+{
+	uint16_t i;
+
+	pick->n = 0;
+	for (i = 0; i < nb; i++) {
+		struct rte_mbuf *m = objs[i];
+
+		if (nexts[i] < first)
+			continue;
+		m->l2_len = dp_fast_l2_len(tagged, m, i);
+		dp_acl_pick(pick, family, dir, i, dir == DP_ACL_IN ? dp_port_map.index[m->port] :
+				  dp_fast_l2_egress(tagged, objs, i, nexts[i] - first));
+	}
 }
 
 /*
