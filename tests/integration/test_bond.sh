@@ -161,6 +161,11 @@ run_mode() {	# MODE ROLE_A ROLE_B
 	else
 		peer a -c "configure terminal" -c "interface $was" -c "no shutdown" -c "end" >/dev/null
 	fi
+	# balance-xor sends on a member as soon as its side sees its cable back, which the other
+	# side may not yet: the pings wait until both do (802.3ad's LACP keeps a member out until
+	# both agree, and active-backup stays on the member it has)
+	[ "$mode" = balance-xor ] &&
+		wait_for "$mode: $was carries traffic again on both sides" both_active l0,l1
 	check "$mode: and pings go on once $was is back" pings 3
 	if [ "$mode" = balance-xor ]; then	# a static route through the bond outlives its shutdown
 		peer a -c "configure terminal" -c "ip route 198.19.40.0/24 198.18.2.2" -c "end" >/dev/null
