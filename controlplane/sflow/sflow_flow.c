@@ -103,13 +103,9 @@ static bool frame_flow_hash(const struct frame_addrs *a, uint32_t *hash)
 		const struct rte_ipv4_hdr *ip = (const struct rte_ipv4_hdr *)a->ip;
 		uint32_t hl = rte_ipv4_hdr_len(ip);
 
-		if (!ecmp_has_ports(ip)) {
-			*hash = ecmp_hash(ip, NULL);
-			return true;
-		}
-		if (hl < sizeof(*ip) || hl + 4 > a->ip_len)
+		if (ecmp_has_ports(ip) && (hl < sizeof(*ip) || hl + 4 > a->ip_len))
 			return false;
-		*hash = ecmp_hash(ip, a->ip + hl);
+		*hash = ecmp_flow_hash(ip);
 		return true;
 	} else {
 		const struct rte_ipv6_hdr *ip = (const struct rte_ipv6_hdr *)a->ip;
